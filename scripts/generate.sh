@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Regenerates every generated file from proto/: Go (committed beside the protos) and Python
+# (committed in the Python SDK). Tools are pinned: Go ones in tools/go.mod, grpcio-tools below.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+GRPC_TOOLS_VERSION=1.85.1
+buf() { go run -modfile=tools/go.mod github.com/bufbuild/buf/cmd/buf "$@"; }
+
+buf lint
+rm -f proto/arena/v1/*.pb.go
+buf generate
+
+if ! python3 -c "import grpc_tools, importlib.metadata as m; assert m.version('grpcio-tools') == '$GRPC_TOOLS_VERSION'" 2>/dev/null; then
+  python3 -m pip install --quiet "grpcio-tools==$GRPC_TOOLS_VERSION"
+fi
+out=sdk/python/src/arena_sdk/_pb
+rm -rf "$out"
+mkdir -p "$out"
+python3 -m grpc_tools.protoc -Iproto --python_out="$out" --pyi_out="$out" --grpc_python_out="$out" proto/arena/v1/*.proto
+# The generated modules import each other as "arena.v1.x"; make them relative to the SDK.
+find "$out" -name '*.py' -o -name '*.pyi' | xargs sed -i -E 's/^from arena\.v1 import/from arena_sdk._pb.arena.v1 import/'
+touch "$out/__init__.py" "$out/arena/__init__.py" "$out/arena/v1/__init__.py"
+echo "generated: proto/arena/v1/*.pb.go, $out"

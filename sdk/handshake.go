@@ -1,0 +1,53 @@
+package sdk
+
+import (
+	"context"
+
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
+	arenav1 "github.com/botarena/arena/proto/arena/v1"
+)
+
+// ProtocolVersion is the go-plugin application protocol version. It equals the major version
+// of the wire package arena.v1; a bot and a host with different versions refuse each other.
+const ProtocolVersion = 1
+
+// PluginName is the name under which a bot serves BotService.
+const PluginName = "bot"
+
+// Cookie names the environment variable go-plugin uses for its magic cookie.
+const (
+	CookieKey   = "ARENA_BOT_COOKIE"
+	CookieValue = "b0t-4r3n4-c0nt3st-v1"
+)
+
+// Handshake is shared by the host and every Go bot.
+var Handshake = plugin.HandshakeConfig{
+	ProtocolVersion:  ProtocolVersion,
+	MagicCookieKey:   CookieKey,
+	MagicCookieValue: CookieValue,
+}
+
+// GRPCPlugin adapts BotService to go-plugin: the bot side registers Impl, the host side gets
+// an arenav1.BotServiceClient from Dispense.
+type GRPCPlugin struct {
+	plugin.NetRPCUnsupportedPlugin
+	Impl arenav1.BotServiceServer
+}
+
+// GRPCServer registers the bot's service.
+func (p *GRPCPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+	arenav1.RegisterBotServiceServer(s, p.Impl)
+	return nil
+}
+
+// GRPCClient returns the host's stub.
+func (p *GRPCPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
+	return arenav1.NewBotServiceClient(c), nil
+}
+
+// Plugins is the plugin set both sides use.
+func Plugins(impl arenav1.BotServiceServer) plugin.PluginSet {
+	return plugin.PluginSet{PluginName: &GRPCPlugin{Impl: impl}}
+}
