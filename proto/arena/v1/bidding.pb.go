@@ -73,12 +73,13 @@ func (BiddingPlayer) EnumDescriptor() ([]byte, []int) {
 
 // BiddingSetup fixes a bidding match (a series of games, sides alternating).
 type BiddingSetup struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Games         int32                  `protobuf:"varint,1,opt,name=games,proto3" json:"games,omitempty"`
-	StartMoney    int32                  `protobuf:"varint,2,opt,name=start_money,json=startMoney,proto3" json:"start_money,omitempty"`
-	MaxRounds     int32                  `protobuf:"varint,3,opt,name=max_rounds,json=maxRounds,proto3" json:"max_rounds,omitempty"`
-	OwnName       string                 `protobuf:"bytes,4,opt,name=own_name,json=ownName,proto3" json:"own_name,omitempty"`
-	OpponentName  string                 `protobuf:"bytes,5,opt,name=opponent_name,json=opponentName,proto3" json:"opponent_name,omitempty"`
+	state      protoimpl.MessageState `protogen:"open.v1"`
+	Games      int32                  `protobuf:"varint,1,opt,name=games,proto3" json:"games,omitempty"`
+	StartMoney int32                  `protobuf:"varint,2,opt,name=start_money,json=startMoney,proto3" json:"start_money,omitempty"`
+	// Rounds per game before it is a draw.
+	MaxRounds     int32  `protobuf:"varint,3,opt,name=max_rounds,json=maxRounds,proto3" json:"max_rounds,omitempty"`
+	OwnName       string `protobuf:"bytes,4,opt,name=own_name,json=ownName,proto3" json:"own_name,omitempty"`
+	OpponentName  string `protobuf:"bytes,5,opt,name=opponent_name,json=opponentName,proto3" json:"opponent_name,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -164,13 +165,19 @@ type BiddingObservation struct {
 	HasLast         bool  `protobuf:"varint,8,opt,name=has_last,json=hasLast,proto3" json:"has_last,omitempty"`
 	LastOwnBid      int32 `protobuf:"varint,9,opt,name=last_own_bid,json=lastOwnBid,proto3" json:"last_own_bid,omitempty"`
 	LastOpponentBid int32 `protobuf:"varint,10,opt,name=last_opponent_bid,json=lastOpponentBid,proto3" json:"last_opponent_bid,omitempty"`
-	RoundsWon       int32 `protobuf:"varint,11,opt,name=rounds_won,json=roundsWon,proto3" json:"rounds_won,omitempty"`
-	RoundsLost      int32 `protobuf:"varint,12,opt,name=rounds_lost,json=roundsLost,proto3" json:"rounds_lost,omitempty"`
+	// Rounds of this game won and lost by this seat; a tied round counts as won by the player
+	// who held the draw advantage (and lost by the other).
+	RoundsWon  int32 `protobuf:"varint,11,opt,name=rounds_won,json=roundsWon,proto3" json:"rounds_won,omitempty"`
+	RoundsLost int32 `protobuf:"varint,12,opt,name=rounds_lost,json=roundsLost,proto3" json:"rounds_lost,omitempty"`
 	// True when this seat holds the draw advantage.
 	DrawAdvantage bool `protobuf:"varint,13,opt,name=draw_advantage,json=drawAdvantage,proto3" json:"draw_advantage,omitempty"`
 	// Round within the game, from 1.
-	Round         int32  `protobuf:"varint,14,opt,name=round,proto3" json:"round,omitempty"`
-	OpponentName  string `protobuf:"bytes,15,opt,name=opponent_name,json=opponentName,proto3" json:"opponent_name,omitempty"`
+	Round        int32  `protobuf:"varint,14,opt,name=round,proto3" json:"round,omitempty"`
+	OpponentName string `protobuf:"bytes,15,opt,name=opponent_name,json=opponentName,proto3" json:"opponent_name,omitempty"`
+	// Games of the match decided so far, from this seat's point of view.
+	GamesWon      int32 `protobuf:"varint,16,opt,name=games_won,json=gamesWon,proto3" json:"games_won,omitempty"`
+	GamesLost     int32 `protobuf:"varint,17,opt,name=games_lost,json=gamesLost,proto3" json:"games_lost,omitempty"`
+	GamesDrawn    int32 `protobuf:"varint,18,opt,name=games_drawn,json=gamesDrawn,proto3" json:"games_drawn,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -310,7 +317,29 @@ func (x *BiddingObservation) GetOpponentName() string {
 	return ""
 }
 
-// BiddingAction is a sealed bid in whole dollars.
+func (x *BiddingObservation) GetGamesWon() int32 {
+	if x != nil {
+		return x.GamesWon
+	}
+	return 0
+}
+
+func (x *BiddingObservation) GetGamesLost() int32 {
+	if x != nil {
+		return x.GamesLost
+	}
+	return 0
+}
+
+func (x *BiddingObservation) GetGamesDrawn() int32 {
+	if x != nil {
+		return x.GamesDrawn
+	}
+	return 0
+}
+
+// BiddingAction is a sealed bid in whole dollars: at least 1 and at most the seat's money, or 0
+// when the seat has no money left.
 type BiddingAction struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Bid           int64                  `protobuf:"varint,1,opt,name=bid,proto3" json:"bid,omitempty"`
@@ -367,7 +396,7 @@ const file_arena_v1_bidding_proto_rawDesc = "" +
 	"\n" +
 	"max_rounds\x18\x03 \x01(\x05R\tmaxRounds\x12\x19\n" +
 	"\bown_name\x18\x04 \x01(\tR\aownName\x12#\n" +
-	"\ropponent_name\x18\x05 \x01(\tR\fopponentName\"\x8d\x04\n" +
+	"\ropponent_name\x18\x05 \x01(\tR\fopponentName\"\xea\x04\n" +
 	"\x12BiddingObservation\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\x05R\x04game\x12\x19\n" +
 	"\bnew_game\x18\x02 \x01(\bR\anewGame\x12/\n" +
@@ -388,7 +417,12 @@ const file_arena_v1_bidding_proto_rawDesc = "" +
 	"roundsLost\x12%\n" +
 	"\x0edraw_advantage\x18\r \x01(\bR\rdrawAdvantage\x12\x14\n" +
 	"\x05round\x18\x0e \x01(\x05R\x05round\x12#\n" +
-	"\ropponent_name\x18\x0f \x01(\tR\fopponentName\"!\n" +
+	"\ropponent_name\x18\x0f \x01(\tR\fopponentName\x12\x1b\n" +
+	"\tgames_won\x18\x10 \x01(\x05R\bgamesWon\x12\x1d\n" +
+	"\n" +
+	"games_lost\x18\x11 \x01(\x05R\tgamesLost\x12\x1f\n" +
+	"\vgames_drawn\x18\x12 \x01(\x05R\n" +
+	"gamesDrawn\"!\n" +
 	"\rBiddingAction\x12\x10\n" +
 	"\x03bid\x18\x01 \x01(\x03R\x03bid*[\n" +
 	"\rBiddingPlayer\x12\x1e\n" +

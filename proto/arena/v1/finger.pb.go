@@ -214,8 +214,10 @@ func (x *FingerAction) GetSwitchRight() int32 {
 type FingerHistoryEntry struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Name of the player who moved.
-	Player        string        `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
-	Action        *FingerAction `protobuf:"bytes,2,opt,name=action,proto3" json:"action,omitempty"`
+	Player string        `protobuf:"bytes,1,opt,name=player,proto3" json:"player,omitempty"`
+	Action *FingerAction `protobuf:"bytes,2,opt,name=action,proto3" json:"action,omitempty"`
+	// True when the seat receiving this entry made the move (names may repeat in self-play).
+	Own           bool `protobuf:"varint,3,opt,name=own,proto3" json:"own,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -264,6 +266,13 @@ func (x *FingerHistoryEntry) GetAction() *FingerAction {
 	return nil
 }
 
+func (x *FingerHistoryEntry) GetOwn() bool {
+	if x != nil {
+		return x.Own
+	}
+	return false
+}
+
 // FingerObservation is what a seat learns before its move.
 type FingerObservation struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -273,17 +282,23 @@ type FingerObservation struct {
 	NewGame bool `protobuf:"varint,2,opt,name=new_game,json=newGame,proto3" json:"new_game,omitempty"`
 	// Name of the player who started this game.
 	StartingPlayer string `protobuf:"bytes,3,opt,name=starting_player,json=startingPlayer,proto3" json:"starting_player,omitempty"`
-	// Round (move number) within the current game, from 1.
+	// Round (move number) within the current game, from 1: the move about to be played.
+	// The seed's get_current_round() counted moves already played, i.e. round - 1.
 	Round         int32 `protobuf:"varint,4,opt,name=round,proto3" json:"round,omitempty"`
 	OwnLeft       int32 `protobuf:"varint,5,opt,name=own_left,json=ownLeft,proto3" json:"own_left,omitempty"`
 	OwnRight      int32 `protobuf:"varint,6,opt,name=own_right,json=ownRight,proto3" json:"own_right,omitempty"`
 	OpponentLeft  int32 `protobuf:"varint,7,opt,name=opponent_left,json=opponentLeft,proto3" json:"opponent_left,omitempty"`
 	OpponentRight int32 `protobuf:"varint,8,opt,name=opponent_right,json=opponentRight,proto3" json:"opponent_right,omitempty"`
-	// Moves of this game made since the seat's previous request, oldest first.
+	// Moves of this game made since the seat's previous request, oldest first: the seat's own
+	// previous move and the opponent's reply, or only the opponent's first move of a game.
 	Recent []*FingerHistoryEntry `protobuf:"bytes,9,rep,name=recent,proto3" json:"recent,omitempty"`
-	// Games won and lost so far in the match.
+	// Games of the match decided so far: won by this seat, won by the opponent, and ended by the
+	// round cap (both players lose those).
 	GamesWon      int32 `protobuf:"varint,10,opt,name=games_won,json=gamesWon,proto3" json:"games_won,omitempty"`
 	GamesLost     int32 `protobuf:"varint,11,opt,name=games_lost,json=gamesLost,proto3" json:"games_lost,omitempty"`
+	GamesBothLost int32 `protobuf:"varint,13,opt,name=games_both_lost,json=gamesBothLost,proto3" json:"games_both_lost,omitempty"`
+	// True when this seat started the current game (names may repeat in self-play).
+	Started       bool `protobuf:"varint,12,opt,name=started,proto3" json:"started,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -395,6 +410,20 @@ func (x *FingerObservation) GetGamesLost() int32 {
 	return 0
 }
 
+func (x *FingerObservation) GetGamesBothLost() int32 {
+	if x != nil {
+		return x.GamesBothLost
+	}
+	return 0
+}
+
+func (x *FingerObservation) GetStarted() bool {
+	if x != nil {
+		return x.Started
+	}
+	return false
+}
+
 var File_arena_v1_finger_proto protoreflect.FileDescriptor
 
 const file_arena_v1_finger_proto_rawDesc = "" +
@@ -410,10 +439,11 @@ const file_arena_v1_finger_proto_rawDesc = "" +
 	"\x04move\x18\x01 \x01(\x0e2\x14.arena.v1.FingerMoveR\x04move\x12\x1f\n" +
 	"\vswitch_left\x18\x02 \x01(\x05R\n" +
 	"switchLeft\x12!\n" +
-	"\fswitch_right\x18\x03 \x01(\x05R\vswitchRight\"\\\n" +
+	"\fswitch_right\x18\x03 \x01(\x05R\vswitchRight\"n\n" +
 	"\x12FingerHistoryEntry\x12\x16\n" +
 	"\x06player\x18\x01 \x01(\tR\x06player\x12.\n" +
-	"\x06action\x18\x02 \x01(\v2\x16.arena.v1.FingerActionR\x06action\"\xf7\x02\n" +
+	"\x06action\x18\x02 \x01(\v2\x16.arena.v1.FingerActionR\x06action\x12\x10\n" +
+	"\x03own\x18\x03 \x01(\bR\x03own\"\xb9\x03\n" +
 	"\x11FingerObservation\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\x05R\x04game\x12\x19\n" +
 	"\bnew_game\x18\x02 \x01(\bR\anewGame\x12'\n" +
@@ -427,7 +457,9 @@ const file_arena_v1_finger_proto_rawDesc = "" +
 	"\tgames_won\x18\n" +
 	" \x01(\x05R\bgamesWon\x12\x1d\n" +
 	"\n" +
-	"games_lost\x18\v \x01(\x05R\tgamesLost*\xbd\x01\n" +
+	"games_lost\x18\v \x01(\x05R\tgamesLost\x12&\n" +
+	"\x0fgames_both_lost\x18\r \x01(\x05R\rgamesBothLost\x12\x18\n" +
+	"\astarted\x18\f \x01(\bR\astarted*\xbd\x01\n" +
 	"\n" +
 	"FingerMove\x12\x1b\n" +
 	"\x17FINGER_MOVE_UNSPECIFIED\x10\x00\x12\x1c\n" +

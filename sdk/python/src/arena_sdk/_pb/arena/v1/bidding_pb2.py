@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61rena/v1/bidding.proto\x12\x08\x61rena.v1\"o\n\x0c\x42iddingSetup\x12\r\n\x05games\x18\x01 \x01(\x05\x12\x13\n\x0bstart_money\x18\x02 \x01(\x05\x12\x12\n\nmax_rounds\x18\x03 \x01(\x05\x12\x10\n\x08own_name\x18\x04 \x01(\t\x12\x15\n\ropponent_name\x18\x05 \x01(\t\"\xe0\x02\n\x12\x42iddingObservation\x12\x0c\n\x04game\x18\x01 \x01(\x05\x12\x10\n\x08new_game\x18\x02 \x01(\x08\x12\'\n\x06player\x18\x03 \x01(\x0e\x32\x17.arena.v1.BiddingPlayer\x12\x11\n\town_money\x18\x04 \x01(\x05\x12\x16\n\x0eopponent_money\x18\x05 \x01(\x05\x12\x13\n\x0bstart_money\x18\x06 \x01(\x05\x12\x17\n\x0f\x62ottle_position\x18\x07 \x01(\x05\x12\x10\n\x08has_last\x18\x08 \x01(\x08\x12\x14\n\x0clast_own_bid\x18\t \x01(\x05\x12\x19\n\x11last_opponent_bid\x18\n \x01(\x05\x12\x12\n\nrounds_won\x18\x0b \x01(\x05\x12\x13\n\x0brounds_lost\x18\x0c \x01(\x05\x12\x16\n\x0e\x64raw_advantage\x18\r \x01(\x08\x12\r\n\x05round\x18\x0e \x01(\x05\x12\x15\n\ropponent_name\x18\x0f \x01(\t\"\x1c\n\rBiddingAction\x12\x0b\n\x03\x62id\x18\x01 \x01(\x03*[\n\rBiddingPlayer\x12\x1e\n\x1a\x42IDDING_PLAYER_UNSPECIFIED\x10\x00\x12\x14\n\x10\x42IDDING_PLAYER_A\x10\x01\x12\x14\n\x10\x42IDDING_PLAYER_B\x10\x02\x42\x32Z0github.com/botarena/arena/proto/arena/v1;arenav1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61rena/v1/bidding.proto\x12\x08\x61rena.v1\"o\n\x0c\x42iddingSetup\x12\r\n\x05games\x18\x01 \x01(\x05\x12\x13\n\x0bstart_money\x18\x02 \x01(\x05\x12\x12\n\nmax_rounds\x18\x03 \x01(\x05\x12\x10\n\x08own_name\x18\x04 \x01(\t\x12\x15\n\ropponent_name\x18\x05 \x01(\t\"\x9c\x03\n\x12\x42iddingObservation\x12\x0c\n\x04game\x18\x01 \x01(\x05\x12\x10\n\x08new_game\x18\x02 \x01(\x08\x12\'\n\x06player\x18\x03 \x01(\x0e\x32\x17.arena.v1.BiddingPlayer\x12\x11\n\town_money\x18\x04 \x01(\x05\x12\x16\n\x0eopponent_money\x18\x05 \x01(\x05\x12\x13\n\x0bstart_money\x18\x06 \x01(\x05\x12\x17\n\x0f\x62ottle_position\x18\x07 \x01(\x05\x12\x10\n\x08has_last\x18\x08 \x01(\x08\x12\x14\n\x0clast_own_bid\x18\t \x01(\x05\x12\x19\n\x11last_opponent_bid\x18\n \x01(\x05\x12\x12\n\nrounds_won\x18\x0b \x01(\x05\x12\x13\n\x0brounds_lost\x18\x0c \x01(\x05\x12\x16\n\x0e\x64raw_advantage\x18\r \x01(\x08\x12\r\n\x05round\x18\x0e \x01(\x05\x12\x15\n\ropponent_name\x18\x0f \x01(\t\x12\x11\n\tgames_won\x18\x10 \x01(\x05\x12\x12\n\ngames_lost\x18\x11 \x01(\x05\x12\x13\n\x0bgames_drawn\x18\x12 \x01(\x05\"\x1c\n\rBiddingAction\x12\x0b\n\x03\x62id\x18\x01 \x01(\x03*[\n\rBiddingPlayer\x12\x1e\n\x1a\x42IDDING_PLAYER_UNSPECIFIED\x10\x00\x12\x14\n\x10\x42IDDING_PLAYER_A\x10\x01\x12\x14\n\x10\x42IDDING_PLAYER_B\x10\x02\x42\x32Z0github.com/botarena/arena/proto/arena/v1;arenav1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,12 +32,12 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.bidding_pb2', _glo
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'Z0github.com/botarena/arena/proto/arena/v1;arenav1'
-  _globals['_BIDDINGPLAYER']._serialized_start=534
-  _globals['_BIDDINGPLAYER']._serialized_end=625
+  _globals['_BIDDINGPLAYER']._serialized_start=594
+  _globals['_BIDDINGPLAYER']._serialized_end=685
   _globals['_BIDDINGSETUP']._serialized_start=36
   _globals['_BIDDINGSETUP']._serialized_end=147
   _globals['_BIDDINGOBSERVATION']._serialized_start=150
-  _globals['_BIDDINGOBSERVATION']._serialized_end=502
-  _globals['_BIDDINGACTION']._serialized_start=504
-  _globals['_BIDDINGACTION']._serialized_end=532
+  _globals['_BIDDINGOBSERVATION']._serialized_end=562
+  _globals['_BIDDINGACTION']._serialized_start=564
+  _globals['_BIDDINGACTION']._serialized_end=592
 # @@protoc_insertion_point(module_scope)

@@ -29,7 +29,7 @@ class BiddingSetup(_message.Message):
     def __init__(self, games: _Optional[int] = ..., start_money: _Optional[int] = ..., max_rounds: _Optional[int] = ..., own_name: _Optional[str] = ..., opponent_name: _Optional[str] = ...) -> None: ...
 
 class BiddingObservation(_message.Message):
-    __slots__ = ("game", "new_game", "player", "own_money", "opponent_money", "start_money", "bottle_position", "has_last", "last_own_bid", "last_opponent_bid", "rounds_won", "rounds_lost", "draw_advantage", "round", "opponent_name")
+    __slots__ = ("game", "new_game", "player", "own_money", "opponent_money", "start_money", "bottle_position", "has_last", "last_own_bid", "last_opponent_bid", "rounds_won", "rounds_lost", "draw_advantage", "round", "opponent_name", "games_won", "games_lost", "games_drawn")
     GAME_FIELD_NUMBER: _ClassVar[int]
     NEW_GAME_FIELD_NUMBER: _ClassVar[int]
     PLAYER_FIELD_NUMBER: _ClassVar[int]
@@ -45,6 +45,9 @@ class BiddingObservation(_message.Message):
     DRAW_ADVANTAGE_FIELD_NUMBER: _ClassVar[int]
     ROUND_FIELD_NUMBER: _ClassVar[int]
     OPPONENT_NAME_FIELD_NUMBER: _ClassVar[int]
+    GAMES_WON_FIELD_NUMBER: _ClassVar[int]
+    GAMES_LOST_FIELD_NUMBER: _ClassVar[int]
+    GAMES_DRAWN_FIELD_NUMBER: _ClassVar[int]
     game: int
     new_game: bool
     player: BiddingPlayer
@@ -60,7 +63,10 @@ class BiddingObservation(_message.Message):
     draw_advantage: bool
     round: int
     opponent_name: str
-    def __init__(self, game: _Optional[int] = ..., new_game: _Optional[bool] = ..., player: _Optional[_Union[BiddingPlayer, str]] = ..., own_money: _Optional[int] = ..., opponent_money: _Optional[int] = ..., start_money: _Optional[int] = ..., bottle_position: _Optional[int] = ..., has_last: _Optional[bool] = ..., last_own_bid: _Optional[int] = ..., last_opponent_bid: _Optional[int] = ..., rounds_won: _Optional[int] = ..., rounds_lost: _Optional[int] = ..., draw_advantage: _Optional[bool] = ..., round: _Optional[int] = ..., opponent_name: _Optional[str] = ...) -> None: ...
+    games_won: int
+    games_lost: int
+    games_drawn: int
+    def __init__(self, game: _Optional[int] = ..., new_game: _Optional[bool] = ..., player: _Optional[_Union[BiddingPlayer, str]] = ..., own_money: _Optional[int] = ..., opponent_money: _Optional[int] = ..., start_money: _Optional[int] = ..., bottle_position: _Optional[int] = ..., has_last: _Optional[bool] = ..., last_own_bid: _Optional[int] = ..., last_opponent_bid: _Optional[int] = ..., rounds_won: _Optional[int] = ..., rounds_lost: _Optional[int] = ..., draw_advantage: _Optional[bool] = ..., round: _Optional[int] = ..., opponent_name: _Optional[str] = ..., games_won: _Optional[int] = ..., games_lost: _Optional[int] = ..., games_drawn: _Optional[int] = ...) -> None: ...
 
 class BiddingAction(_message.Message):
     __slots__ = ("bid",)

@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x61rena/v1/finger.proto\x12\x08\x61rena.v1\"Y\n\x0b\x46ingerSetup\x12\r\n\x05games\x18\x01 \x01(\x05\x12\x12\n\nmax_rounds\x18\x02 \x01(\x05\x12\x10\n\x08own_name\x18\x03 \x01(\t\x12\x15\n\ropponent_name\x18\x04 \x01(\t\"]\n\x0c\x46ingerAction\x12\"\n\x04move\x18\x01 \x01(\x0e\x32\x14.arena.v1.FingerMove\x12\x13\n\x0bswitch_left\x18\x02 \x01(\x05\x12\x14\n\x0cswitch_right\x18\x03 \x01(\x05\"L\n\x12\x46ingerHistoryEntry\x12\x0e\n\x06player\x18\x01 \x01(\t\x12&\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x16.arena.v1.FingerAction\"\x84\x02\n\x11\x46ingerObservation\x12\x0c\n\x04game\x18\x01 \x01(\x05\x12\x10\n\x08new_game\x18\x02 \x01(\x08\x12\x17\n\x0fstarting_player\x18\x03 \x01(\t\x12\r\n\x05round\x18\x04 \x01(\x05\x12\x10\n\x08own_left\x18\x05 \x01(\x05\x12\x11\n\town_right\x18\x06 \x01(\x05\x12\x15\n\ropponent_left\x18\x07 \x01(\x05\x12\x16\n\x0eopponent_right\x18\x08 \x01(\x05\x12,\n\x06recent\x18\t \x03(\x0b\x32\x1c.arena.v1.FingerHistoryEntry\x12\x11\n\tgames_won\x18\n \x01(\x05\x12\x12\n\ngames_lost\x18\x0b \x01(\x05*\xbd\x01\n\nFingerMove\x12\x1b\n\x17\x46INGER_MOVE_UNSPECIFIED\x10\x00\x12\x1c\n\x18\x46INGER_MOVE_LEFT_TO_LEFT\x10\x01\x12\x1d\n\x19\x46INGER_MOVE_LEFT_TO_RIGHT\x10\x02\x12\x1d\n\x19\x46INGER_MOVE_RIGHT_TO_LEFT\x10\x03\x12\x1e\n\x1a\x46INGER_MOVE_RIGHT_TO_RIGHT\x10\x04\x12\x16\n\x12\x46INGER_MOVE_SWITCH\x10\x05\x42\x32Z0github.com/botarena/arena/proto/arena/v1;arenav1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x61rena/v1/finger.proto\x12\x08\x61rena.v1\"Y\n\x0b\x46ingerSetup\x12\r\n\x05games\x18\x01 \x01(\x05\x12\x12\n\nmax_rounds\x18\x02 \x01(\x05\x12\x10\n\x08own_name\x18\x03 \x01(\t\x12\x15\n\ropponent_name\x18\x04 \x01(\t\"]\n\x0c\x46ingerAction\x12\"\n\x04move\x18\x01 \x01(\x0e\x32\x14.arena.v1.FingerMove\x12\x13\n\x0bswitch_left\x18\x02 \x01(\x05\x12\x14\n\x0cswitch_right\x18\x03 \x01(\x05\"Y\n\x12\x46ingerHistoryEntry\x12\x0e\n\x06player\x18\x01 \x01(\t\x12&\n\x06\x61\x63tion\x18\x02 \x01(\x0b\x32\x16.arena.v1.FingerAction\x12\x0b\n\x03own\x18\x03 \x01(\x08\"\xae\x02\n\x11\x46ingerObservation\x12\x0c\n\x04game\x18\x01 \x01(\x05\x12\x10\n\x08new_game\x18\x02 \x01(\x08\x12\x17\n\x0fstarting_player\x18\x03 \x01(\t\x12\r\n\x05round\x18\x04 \x01(\x05\x12\x10\n\x08own_left\x18\x05 \x01(\x05\x12\x11\n\town_right\x18\x06 \x01(\x05\x12\x15\n\ropponent_left\x18\x07 \x01(\x05\x12\x16\n\x0eopponent_right\x18\x08 \x01(\x05\x12,\n\x06recent\x18\t \x03(\x0b\x32\x1c.arena.v1.FingerHistoryEntry\x12\x11\n\tgames_won\x18\n \x01(\x05\x12\x12\n\ngames_lost\x18\x0b \x01(\x05\x12\x17\n\x0fgames_both_lost\x18\r \x01(\x05\x12\x0f\n\x07started\x18\x0c \x01(\x08*\xbd\x01\n\nFingerMove\x12\x1b\n\x17\x46INGER_MOVE_UNSPECIFIED\x10\x00\x12\x1c\n\x18\x46INGER_MOVE_LEFT_TO_LEFT\x10\x01\x12\x1d\n\x19\x46INGER_MOVE_LEFT_TO_RIGHT\x10\x02\x12\x1d\n\x19\x46INGER_MOVE_RIGHT_TO_LEFT\x10\x03\x12\x1e\n\x1a\x46INGER_MOVE_RIGHT_TO_RIGHT\x10\x04\x12\x16\n\x12\x46INGER_MOVE_SWITCH\x10\x05\x42\x32Z0github.com/botarena/arena/proto/arena/v1;arenav1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -32,14 +32,14 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.finger_pb2', _glob
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'Z0github.com/botarena/arena/proto/arena/v1;arenav1'
-  _globals['_FINGERMOVE']._serialized_start=563
-  _globals['_FINGERMOVE']._serialized_end=752
+  _globals['_FINGERMOVE']._serialized_start=618
+  _globals['_FINGERMOVE']._serialized_end=807
   _globals['_FINGERSETUP']._serialized_start=35
   _globals['_FINGERSETUP']._serialized_end=124
   _globals['_FINGERACTION']._serialized_start=126
   _globals['_FINGERACTION']._serialized_end=219
   _globals['_FINGERHISTORYENTRY']._serialized_start=221
-  _globals['_FINGERHISTORYENTRY']._serialized_end=297
-  _globals['_FINGEROBSERVATION']._serialized_start=300
-  _globals['_FINGEROBSERVATION']._serialized_end=560
+  _globals['_FINGERHISTORYENTRY']._serialized_end=310
+  _globals['_FINGEROBSERVATION']._serialized_start=313
+  _globals['_FINGEROBSERVATION']._serialized_end=615
 # @@protoc_insertion_point(module_scope)

@@ -45,15 +45,17 @@ class FingerAction(_message.Message):
     def __init__(self, move: _Optional[_Union[FingerMove, str]] = ..., switch_left: _Optional[int] = ..., switch_right: _Optional[int] = ...) -> None: ...
 
 class FingerHistoryEntry(_message.Message):
-    __slots__ = ("player", "action")
+    __slots__ = ("player", "action", "own")
     PLAYER_FIELD_NUMBER: _ClassVar[int]
     ACTION_FIELD_NUMBER: _ClassVar[int]
+    OWN_FIELD_NUMBER: _ClassVar[int]
     player: str
     action: FingerAction
-    def __init__(self, player: _Optional[str] = ..., action: _Optional[_Union[FingerAction, _Mapping]] = ...) -> None: ...
+    own: bool
+    def __init__(self, player: _Optional[str] = ..., action: _Optional[_Union[FingerAction, _Mapping]] = ..., own: _Optional[bool] = ...) -> None: ...
 
 class FingerObservation(_message.Message):
-    __slots__ = ("game", "new_game", "starting_player", "round", "own_left", "own_right", "opponent_left", "opponent_right", "recent", "games_won", "games_lost")
+    __slots__ = ("game", "new_game", "starting_player", "round", "own_left", "own_right", "opponent_left", "opponent_right", "recent", "games_won", "games_lost", "games_both_lost", "started")
     GAME_FIELD_NUMBER: _ClassVar[int]
     NEW_GAME_FIELD_NUMBER: _ClassVar[int]
     STARTING_PLAYER_FIELD_NUMBER: _ClassVar[int]
@@ -65,6 +67,8 @@ class FingerObservation(_message.Message):
     RECENT_FIELD_NUMBER: _ClassVar[int]
     GAMES_WON_FIELD_NUMBER: _ClassVar[int]
     GAMES_LOST_FIELD_NUMBER: _ClassVar[int]
+    GAMES_BOTH_LOST_FIELD_NUMBER: _ClassVar[int]
+    STARTED_FIELD_NUMBER: _ClassVar[int]
     game: int
     new_game: bool
     starting_player: str
@@ -76,4 +80,6 @@ class FingerObservation(_message.Message):
     recent: _containers.RepeatedCompositeFieldContainer[FingerHistoryEntry]
     games_won: int
     games_lost: int
-    def __init__(self, game: _Optional[int] = ..., new_game: _Optional[bool] = ..., starting_player: _Optional[str] = ..., round: _Optional[int] = ..., own_left: _Optional[int] = ..., own_right: _Optional[int] = ..., opponent_left: _Optional[int] = ..., opponent_right: _Optional[int] = ..., recent: _Optional[_Iterable[_Union[FingerHistoryEntry, _Mapping]]] = ..., games_won: _Optional[int] = ..., games_lost: _Optional[int] = ...) -> None: ...
+    games_both_lost: int
+    started: bool
+    def __init__(self, game: _Optional[int] = ..., new_game: _Optional[bool] = ..., starting_player: _Optional[str] = ..., round: _Optional[int] = ..., own_left: _Optional[int] = ..., own_right: _Optional[int] = ..., opponent_left: _Optional[int] = ..., opponent_right: _Optional[int] = ..., recent: _Optional[_Iterable[_Union[FingerHistoryEntry, _Mapping]]] = ..., games_won: _Optional[int] = ..., games_lost: _Optional[int] = ..., games_both_lost: _Optional[int] = ..., started: _Optional[bool] = ...) -> None: ...
