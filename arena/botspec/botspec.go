@@ -1,0 +1,190 @@
+package botspec
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+
+	"github.com/botarena/arena/arena/host"
+)
+
+// Errors, each wrapped with the path and the fix.
+var (
+	ErrMissing       = errors.New("no such bot file")
+	ErrNotExecutable = errors.New("bot file is not executable")
+	ErrUnknownKind   = errors.New("unknown kind of bot")
+	ErrBuild         = errors.New("cannot build Go bot")
+	ErrNoPython      = errors.New("no Python interpreter")
+)
+
+// Kind of bot.
+type Kind string
+
+// Kinds of bot.
+const (
+	Python Kind = "python"
+	GoPkg  Kind = "go"
+	Exec   Kind = "exec"
+)
+
+// Spec is a resolved bot.
+type Spec struct {
+	Arg  string // what the user typed
+	Kind Kind
+	Path string // absolute path of the file or directory
+	// Class is the ClassName of a "file.py:ClassName" spec.
+	Class string
+}
+
+// Parse classifies arg without building anything.
+func Parse(arg string) (Spec, error) {
+	path, class := arg, ""
+	if i := strings.LastIndex(arg, ".py:"); i >= 0 {
+		path, class = arg[:i+3], arg[i+4:]
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return Spec{}, fmt.Errorf("%w %q: %v", ErrMissing, arg, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return Spec{}, fmt.Errorf("%w %q: check the path (a bot is a .py file, a Go package directory, or an executable)", ErrMissing, path)
+	}
+	s := Spec{Arg: arg, Path: abs, Class: class}
+	switch {
+	case st.IsDir():
+		goFiles, _ := filepath.Glob(filepath.Join(abs, "*.go"))
+		if len(goFiles) == 0 {
+			return Spec{}, fmt.Errorf("%w %q: a directory must be a Go package with a main function (no .go files found there)", ErrUnknownKind, path)
+		}
+		s.Kind = GoPkg
+	case strings.HasSuffix(abs, ".py"):
+		s.Kind = Python
+	case st.Mode()&0o111 != 0:
+		s.Kind = Exec
+	case strings.HasSuffix(abs, ".go"):
+		return Spec{}, fmt.Errorf("%w %q: give the Go package directory (%s), not one .go file", ErrUnknownKind, path, filepath.Dir(path))
+	default:
+		return Spec{}, fmt.Errorf("%w %q: not a .py file, not a Go package directory, and not executable (chmod +x %s if it is a program)", ErrNotExecutable, path, path)
+	}
+	return s, nil
+}
+
+// Resolver builds Go bots once per binary cache and finds the Python interpreter.
+type Resolver struct {
+	// CacheDir holds built Go bots; default <user cache>/arena/bots.
+	CacheDir string
+	// Python is the interpreter with arena_sdk installed; default $ARENA_PYTHON or python3.
+	Python string
+
+	mu     sync.Mutex
+	builds map[string]*build
+}
+
+type build struct {
+	once sync.Once
+	bin  string
+	err  error
+}
+
+// Command resolves arg to a launch command, building a Go package if needed.
+func (r *Resolver) Command(arg string) (host.Command, error) {
+	s, err := Parse(arg)
+	if err != nil {
+		return host.Command{}, err
+	}
+	return r.CommandFor(s)
+}
+
+// CommandFor resolves a parsed spec.
+func (r *Resolver) CommandFor(s Spec) (host.Command, error) {
+	switch s.Kind {
+	case Python:
+		py, err := r.python()
+		if err != nil {
+			return host.Command{}, err
+		}
+		target := s.Path
+		if s.Class != "" {
+			target += ":" + s.Class
+		}
+		return host.Command{Name: s.Arg, Path: py, Args: []string{"-m", "arena_sdk", target}, Dir: filepath.Dir(s.Path),
+			ReadOnly: []string{filepath.Dir(s.Path)}}, nil
+	case GoPkg:
+		bin, err := r.buildGo(s.Path)
+		if err != nil {
+			return host.Command{}, fmt.Errorf("%w %q: %v", ErrBuild, s.Arg, err)
+		}
+		return host.Command{Name: s.Arg, Path: bin, Dir: s.Path, ReadOnly: []string{bin}}, nil
+	default:
+		return host.Command{Name: s.Arg, Path: s.Path, Dir: filepath.Dir(s.Path), ReadOnly: []string{s.Path}}, nil
+	}
+}
+
+func (r *Resolver) python() (string, error) {
+	py := r.Python
+	if py == "" {
+		py = os.Getenv("ARENA_PYTHON")
+	}
+	if py == "" {
+		py = "python3"
+	}
+	p, err := exec.LookPath(py)
+	if err != nil {
+		return "", fmt.Errorf("%w %q found for Python bots: install Python 3 and the SDK (pip install ./sdk/python), or set ARENA_PYTHON", ErrNoPython, py)
+	}
+	return p, nil
+}
+
+func (r *Resolver) cacheDir() (string, error) {
+	if r.CacheDir != "" {
+		return r.CacheDir, nil
+	}
+	base, err := os.UserCacheDir()
+	if err != nil {
+		base = os.TempDir()
+	}
+	return filepath.Join(base, "arena", "bots"), nil
+}
+
+// buildGo compiles a Go package directory once; "go build" itself skips unchanged work.
+func (r *Resolver) buildGo(dir string) (string, error) {
+	r.mu.Lock()
+	if r.builds == nil {
+		r.builds = map[string]*build{}
+	}
+	b := r.builds[dir]
+	if b == nil {
+		b = &build{}
+		r.builds[dir] = b
+	}
+	r.mu.Unlock()
+	b.once.Do(func() {
+		cache, err := r.cacheDir()
+		if err != nil {
+			b.err = err
+			return
+		}
+		if err := os.MkdirAll(cache, 0o755); err != nil {
+			b.err = err
+			return
+		}
+		sum := sha256.Sum256([]byte(dir))
+		bin := filepath.Join(cache, filepath.Base(dir)+"-"+hex.EncodeToString(sum[:6]))
+		cmd := exec.Command("go", "build", "-o", bin, ".")
+		cmd.Dir = dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			b.err = fmt.Errorf("go build failed in %s: %v\n%s", dir, err, strings.TrimSpace(string(out)))
+			return
+		}
+		b.bin = bin
+	})
+	return b.bin, b.err
+}

@@ -1,0 +1,278 @@
+package finger
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/botarena/arena/arena/game"
+	arenav1 "github.com/botarena/arena/proto/arena/v1"
+)
+
+// Name is the registry name of the game.
+const Name = "finger"
+
+// Spec is the game as registered.
+var Spec = game.Spec{
+	Name:       Name,
+	Summary:    "hit the opponent's hands or switch your fingers; lose both hands and you lose (2 players, alternating)",
+	MinPlayers: 2,
+	MaxPlayers: 2,
+	Params:     params,
+	New:        New,
+}
+
+var params = []game.Param{
+	{Name: "games", Default: "1000", Help: "games per match; who starts alternates from game to game"},
+	{Name: "max_rounds", Default: "5000", Help: "a game still undecided after this many moves is lost by both players"},
+}
+
+func init() { game.Register(Spec) }
+
+// outcome of one game, per seat.
+const (
+	undecided = iota
+	won
+	bothLost
+)
+
+// move is one move of the current game as it was played.
+type move struct {
+	seat   int
+	action *arenav1.FingerAction
+}
+
+type engine struct {
+	names     [2]string
+	games     int
+	maxRounds int
+
+	game    int // current game, from 1
+	starter int // seat that started the current game
+	toMove  int
+	round   int // moves played in the current game
+	hands   [2]Hands
+	moves   []move // moves of the current game
+	seen    [2]int // moves[:seen[s]] were shown to seat s
+	pending [1]int
+	done    bool
+
+	won      [2]int
+	bothLost int
+	faults   []game.FaultRecord
+}
+
+// New builds a finger match for cfg.
+func New(cfg game.Config) (game.Engine, error) {
+	if len(cfg.Players) != 2 {
+		return nil, fmt.Errorf("%w: finger needs 2 players, got %d", game.ErrPlayers, len(cfg.Players))
+	}
+	spec := game.Spec{Name: Name, Params: params} // not Spec itself: Spec refers to New
+	games, err := spec.Int(cfg, "games", 1, 1_000_000)
+	if err != nil {
+		return nil, err
+	}
+	maxRounds, err := spec.Int(cfg, "max_rounds", 1, 1_000_000)
+	if err != nil {
+		return nil, err
+	}
+	e := &engine{names: [2]string{cfg.Players[0].Name, cfg.Players[1].Name}, games: games, maxRounds: maxRounds}
+	e.startGame(1)
+	return e, nil
+}
+
+// startGame resets the board for game g; seat 0 starts the odd games, seat 1 the even ones.
+func (e *engine) startGame(g int) {
+	e.game = g
+	e.starter = (g - 1) % 2
+	e.toMove = e.starter
+	e.round = 0
+	e.hands = [2]Hands{{1, 1}, {1, 1}}
+	e.moves = e.moves[:0]
+	e.seen = [2]int{}
+}
+
+func (e *engine) Seats() []game.Seat {
+	return []game.Seat{{Player: 0, Name: e.names[0]}, {Player: 1, Name: e.names[1]}}
+}
+
+func (e *engine) Setup(seat int, req *arenav1.StartRequest) {
+	req.Setup = &arenav1.StartRequest_Finger{Finger: &arenav1.FingerSetup{
+		Games: int32(e.games), MaxRounds: int32(e.maxRounds),
+		OwnName: e.names[seat], OpponentName: e.names[1-seat],
+	}}
+}
+
+func (e *engine) Pending() []int {
+	if e.done {
+		return nil
+	}
+	e.pending[0] = e.toMove
+	return e.pending[:]
+}
+
+func (e *engine) Observe(seat int, req *arenav1.ActRequest) {
+	me, opp := e.hands[seat], e.hands[1-seat]
+	o := &arenav1.FingerObservation{
+		Game:           int32(e.game),
+		NewGame:        e.firstRequest(seat),
+		StartingPlayer: e.names[e.starter],
+		Started:        e.starter == seat,
+		Round:          int32(e.round + 1),
+		OwnLeft:        me[left], OwnRight: me[right],
+		OpponentLeft: opp[left], OpponentRight: opp[right],
+		GamesWon:      int32(e.won[seat]),
+		GamesLost:     int32(e.won[1-seat]),
+		GamesBothLost: int32(e.bothLost),
+	}
+	if recent := e.moves[e.seen[seat]:]; len(recent) > 0 {
+		o.Recent = make([]*arenav1.FingerHistoryEntry, len(recent))
+		for i, m := range recent {
+			o.Recent[i] = &arenav1.FingerHistoryEntry{Player: e.names[m.seat], Action: m.action, Own: m.seat == seat}
+		}
+	}
+	req.Observation = &arenav1.ActRequest_Finger{Finger: o}
+}
+
+// firstRequest reports whether seat has not yet moved in the current game: the starter before
+// move 1, the other seat before move 2.
+func (e *engine) firstRequest(seat int) bool {
+	if seat == e.starter {
+		return e.round == 0
+	}
+	return e.round <= 1
+}
+
+func (e *engine) Apply(answers []game.Answer) error {
+	if e.done {
+		return fmt.Errorf("%w: the match is over", game.ErrNotPending)
+	}
+	if len(answers) != 1 || answers[0].Seat != e.toMove {
+		return fmt.Errorf("%w: finger wants exactly one answer, from seat %d; got %d answers", game.ErrNotPending, e.toMove, len(answers))
+	}
+	seat := e.toMove
+	e.seen[seat] = len(e.moves)
+	a, kind, detail := classify(answers[0])
+	if kind == game.FaultNone {
+		me, opp, err := play(e.hands[seat], e.hands[1-seat], a)
+		if err == nil {
+			e.hands[seat], e.hands[1-seat] = me, opp
+			e.moves = append(e.moves, move{seat: seat, action: a})
+			e.round++
+			switch {
+			case !opp.alive():
+				e.endGame(seat)
+			case e.round >= e.maxRounds:
+				e.endGame(-1)
+			default:
+				e.toMove = 1 - seat
+			}
+			return nil
+		}
+		kind, detail = game.FaultIllegal, err.Error()
+		if merr := (*moveError)(nil); errors.As(err, &merr) && merr.garbage {
+			kind = game.FaultGarbage
+		}
+	}
+	e.faults = append(e.faults, game.FaultRecord{
+		Seat: seat, Where: "game " + strconv.Itoa(e.game) + ", round " + strconv.Itoa(e.round+1),
+		Kind: kind, Detail: detail, Penalty: "loses the game",
+	})
+	e.endGame(1 - seat)
+	return nil
+}
+
+// classify turns an answer into a finger action or a fault.
+func classify(a game.Answer) (*arenav1.FingerAction, game.FaultKind, string) {
+	if a.Fault != nil {
+		if a.Fault.Kind == game.FaultNone {
+			return nil, game.FaultGarbage, a.Fault.Detail
+		}
+		return nil, a.Fault.Kind, a.Fault.Detail
+	}
+	if a.Action == nil {
+		return nil, game.FaultGarbage, "no answer"
+	}
+	if be := a.Action.GetError(); be != nil {
+		if be.GetKind() == arenav1.BotErrorKind_BOT_ERROR_KIND_EXCEPTION {
+			return nil, game.FaultCrash, be.GetMessage()
+		}
+		return nil, game.FaultGarbage, be.GetMessage()
+	}
+	f := a.Action.GetFinger()
+	if f == nil {
+		return nil, game.FaultGarbage, fmt.Sprintf("answered %T, not a finger move", a.Action.GetAction())
+	}
+	return f, game.FaultNone, ""
+}
+
+// endGame records the current game as won by winner (-1: both lose) and starts the next one.
+func (e *engine) endGame(winner int) {
+	if winner < 0 {
+		e.bothLost++
+	} else {
+		e.won[winner]++
+	}
+	if e.game >= e.games {
+		e.done = true
+		return
+	}
+	e.startGame(e.game + 1)
+}
+
+func (e *engine) Done() bool { return e.done }
+
+func (e *engine) results() ([2]game.Result, [2]float64) {
+	score := [2]float64{float64(e.won[0]), float64(e.won[1])}
+	switch {
+	case e.won[0] > e.won[1]:
+		return [2]game.Result{game.ResultWin, game.ResultLoss}, score
+	case e.won[0] < e.won[1]:
+		return [2]game.Result{game.ResultLoss, game.ResultWin}, score
+	}
+	return [2]game.Result{game.ResultDraw, game.ResultDraw}, score
+}
+
+func (e *engine) Final(seat int, req *arenav1.EndRequest) {
+	res, score := e.results()
+	req.Result = res[seat].Proto()
+	req.Score = score[seat]
+}
+
+func (e *engine) Outcome() game.Outcome {
+	res, score := e.results()
+	ranks := game.Ranks(score[:])
+	out := game.Outcome{Players: make([]game.PlayerOutcome, 2), Faults: e.faults}
+	for s := range 2 {
+		out.Players[s] = game.PlayerOutcome{Result: res[s], Score: score[s], Rank: ranks[s]}
+	}
+	played := e.won[0] + e.won[1] + e.bothLost
+	tally := fmt.Sprintf("%d-%d", e.won[0], e.won[1])
+	if e.bothLost > 0 {
+		tally += fmt.Sprintf(" (%d lost by both)", e.bothLost)
+	}
+	switch res[0] {
+	case game.ResultWin:
+		out.Summary = fmt.Sprintf("%s wins %s over %d games", e.names[0], tally, played)
+	case game.ResultLoss:
+		out.Summary = fmt.Sprintf("%s wins %d-%d", e.names[1], e.won[1], e.won[0])
+		if e.bothLost > 0 {
+			out.Summary += fmt.Sprintf(" (%d lost by both)", e.bothLost)
+		}
+		out.Summary += fmt.Sprintf(" over %d games", played)
+	default:
+		out.Summary = fmt.Sprintf("draw %s over %d games", tally, played)
+	}
+	out.Table = [][]string{{"player", "games won", "games lost", "both lost", "faults"}}
+	for s := range 2 {
+		n := 0
+		for _, f := range e.faults {
+			if f.Seat == s {
+				n++
+			}
+		}
+		out.Table = append(out.Table, []string{e.names[s], strconv.Itoa(e.won[s]), strconv.Itoa(e.won[1-s]),
+			strconv.Itoa(e.bothLost), strconv.Itoa(n)})
+	}
+	return out
+}

@@ -1,0 +1,359 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"github.com/hashicorp/go-plugin/runner"
+	"google.golang.org/grpc"
+
+	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"github.com/botarena/arena/sandbox"
+	"github.com/botarena/arena/sdk"
+)
+
+// Defaults for Options.
+const (
+	DefaultStartTimeout = 10 * time.Second
+	DefaultLogHead      = 16 << 10
+	DefaultLogTail      = 64 << 10
+	DefaultOutputLimit  = 64 << 20
+)
+
+// Errors of a running bot.
+var (
+	// ErrTimeout means a seat did not answer within its deadline; the bot has been killed.
+	ErrTimeout = errors.New("no answer within the deadline")
+	// ErrDead means the bot process is gone (crashed, killed, or closed).
+	ErrDead = errors.New("bot is not running")
+)
+
+// EnvAllow is the short list of host variables a bot inherits; everything else is dropped.
+var EnvAllow = []string{"LANG", "LC_ALL", "TZ"}
+
+// Command is how to start one bot process.
+type Command struct {
+	// Name labels the bot in every report (usually the path the user gave).
+	Name string
+	Path string
+	Args []string
+	Dir  string
+	Env  []string
+	// ReadOnly lists host paths the bot needs to read (its files, its runtime).
+	ReadOnly []string
+}
+
+// Options tune a launch.
+type Options struct {
+	StartTimeout time.Duration
+	// WorkRoot holds each bot's private directory (socket, TMPDIR); default os.TempDir().
+	WorkRoot string
+	Limits   sandbox.Limits
+	// LogHead and LogTail cap the kept stderr.
+	LogHead, LogTail int
+}
+
+func (o Options) withDefaults() Options {
+	if o.StartTimeout <= 0 {
+		o.StartTimeout = DefaultStartTimeout
+	}
+	if o.LogHead <= 0 {
+		o.LogHead = DefaultLogHead
+	}
+	if o.LogTail <= 0 {
+		o.LogTail = DefaultLogTail
+	}
+	if o.Limits.OutputBytes == 0 {
+		o.Limits.OutputBytes = DefaultOutputLimit
+	}
+	return o
+}
+
+// Bot is one running bot process.
+type Bot struct {
+	Name string
+	Desc *arenav1.DescribeResponse
+	Log  *Log
+
+	client  *plugin.Client
+	rn      *procRunner
+	svc     arenav1.BotServiceClient
+	workDir string
+
+	ctx    context.Context
+	cancel context.CancelFunc
+
+	closeOnce sync.Once
+	dead      atomic.Bool
+	mu        sync.Mutex
+	why       string
+	started   time.Time
+}
+
+// Launch starts a bot and waits for its handshake and Describe. The error names the bot, says
+// what went wrong and shows its last stderr lines.
+func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
+	opt = opt.withDefaults()
+	root := opt.WorkRoot
+	if root == "" {
+		root = os.TempDir()
+	}
+	workDir, err := os.MkdirTemp(root, "arena-bot-")
+	if err != nil {
+		return nil, fmt.Errorf("bot %s: cannot make its work directory: %w", c.Name, err)
+	}
+	sockDir := filepath.Join(workDir, "sock")
+	tmpDir := filepath.Join(workDir, "tmp")
+	for _, d := range []string{sockDir, tmpDir} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			_ = os.RemoveAll(workDir)
+			return nil, fmt.Errorf("bot %s: %w", c.Name, err)
+		}
+	}
+	b := &Bot{Name: c.Name, Log: NewLog(opt.LogHead, opt.LogTail), workDir: workDir, started: time.Now()}
+	b.ctx, b.cancel = context.WithCancel(context.Background())
+	b.Log.Limit = opt.Limits.OutputBytes
+	b.Log.OnLimit = func() {
+		b.markDead("output limit: wrote more than " + itoa(opt.Limits.OutputBytes) + " bytes")
+		go b.kill()
+	}
+
+	cfg := &plugin.ClientConfig{
+		HandshakeConfig:  sdk.Handshake,
+		Plugins:          sdk.Plugins(nil),
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		AutoMTLS:         true,
+		SkipHostEnv:      true,
+		StartTimeout:     opt.StartTimeout,
+		Logger:           hclog.NewNullLogger(),
+		SyncStdout:       b.Log,
+		SyncStderr:       b.Log,
+		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: workDir},
+		GRPCDialOptions: []grpc.DialOption{
+			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(4 << 20)),
+		},
+	}
+	cfg.RunnerFunc = func(_ hclog.Logger, cmd *exec.Cmd, socketDir string) (runner.Runner, error) {
+		env := sandbox.Env(EnvAllow, cmd.Env...)
+		env = append(env, c.Env...)
+		env = append(env, "HOME="+tmpDir, "TMPDIR="+tmpDir, "PATH=/usr/local/bin:/usr/bin:/bin")
+		b.rn = &procRunner{
+			name:      c.Name,
+			socketDir: socketDir,
+			log:       b.Log,
+			spec: sandbox.Spec{
+				Name: c.Name, Path: c.Path, Args: append([]string{c.Path}, c.Args...), Env: env, Dir: c.Dir,
+				ReadOnly: c.ReadOnly, WorkDir: workDir, Limits: opt.Limits,
+			},
+		}
+		return b.rn, nil
+	}
+	b.client = plugin.NewClient(cfg)
+	rpc, err := b.client.Client()
+	if err != nil {
+		b.Close()
+		var se *StartError
+		if errors.As(err, &se) {
+			return nil, se
+		}
+		return nil, fmt.Errorf("bot %s: cannot connect: %w%s", c.Name, err, b.tailText())
+	}
+	raw, err := rpc.Dispense(sdk.PluginName)
+	if err != nil {
+		b.Close()
+		return nil, fmt.Errorf("bot %s: %w%s", c.Name, err, b.tailText())
+	}
+	b.svc = raw.(arenav1.BotServiceClient)
+	go func() {
+		// Notice a bot that dies on its own.
+		<-b.rn.exited
+		b.markDead(b.rn.proc.Reason().String())
+		b.cancel()
+	}()
+	dctx, cancel := context.WithTimeout(ctx, opt.StartTimeout)
+	defer cancel()
+	b.Desc, err = b.svc.Describe(dctx, &arenav1.DescribeRequest{HostVersion: sdk.Version})
+	if err != nil {
+		b.Close()
+		return nil, fmt.Errorf("bot %s: did not answer Describe: %w%s", c.Name, err, b.tailText())
+	}
+	return b, nil
+}
+
+func (b *Bot) tailText() string {
+	tail := b.Log.Tail(8)
+	if len(tail) == 0 {
+		return ""
+	}
+	return "\n  last stderr lines:\n    " + strings.Join(tail, "\n    ")
+}
+
+// Pid of the bot's main process (0 if none).
+func (b *Bot) Pid() int {
+	if b.rn == nil || b.rn.proc == nil {
+		return 0
+	}
+	return b.rn.proc.Pid()
+}
+
+// Alive reports whether the bot can still be asked.
+func (b *Bot) Alive() bool { return !b.dead.Load() }
+
+// Why says why the bot is gone ("" while alive).
+func (b *Bot) Why() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.why
+}
+
+func (b *Bot) markDead(why string) {
+	b.mu.Lock()
+	if b.why == "" {
+		b.why = why
+	}
+	b.mu.Unlock()
+	b.dead.Store(true)
+}
+
+// Kill stops the bot for a reason (kept for reports); it returns once the tree is gone.
+func (b *Bot) Kill(why string) {
+	b.markDead(why)
+	b.Close()
+}
+
+func (b *Bot) kill() {
+	if b.rn != nil && b.rn.proc != nil {
+		_ = b.rn.proc.Kill()
+	}
+}
+
+// Close kills the whole process tree first, then lets go-plugin clean up (which then has no
+// live process to wait for), and removes the work directory.
+func (b *Bot) Close() {
+	b.closeOnce.Do(func() {
+		b.markDead("closed by the arena")
+		b.cancel()
+		b.kill()
+		if b.rn != nil && b.rn.exited != nil {
+			<-b.rn.exited
+		}
+		b.client.Kill()
+		_ = os.RemoveAll(b.workDir)
+	})
+}
+
+// Usage is the bot's resource use; valid once it has exited.
+func (b *Bot) Usage() sandbox.Usage {
+	if b.rn == nil || b.rn.proc == nil {
+		return sandbox.Usage{}
+	}
+	return b.rn.proc.Usage()
+}
+
+// Open starts a seat on this bot and opens its move stream.
+func (b *Bot) Open(ctx context.Context, req *arenav1.StartRequest, timeout time.Duration) (*Seat, error) {
+	if !b.Alive() {
+		return nil, fmt.Errorf("%w: %s", ErrDead, b.Why())
+	}
+	sctx, cancel := context.WithTimeout(ctx, timeout)
+	resp, err := b.svc.Start(sctx, req)
+	cancel()
+	if err != nil {
+		return nil, b.callErr(err)
+	}
+	if resp.GetError() != "" {
+		return nil, fmt.Errorf("bot %s refused the seat: %s", b.Name, resp.GetError())
+	}
+	s := &Seat{bot: b, match: req.GetMatchId(), seat: req.GetSeat()}
+	s.ctx, s.cancel = context.WithCancel(b.ctx)
+	st, err := b.svc.ActStream(s.ctx)
+	if err != nil {
+		s.cancel()
+		return nil, b.callErr(err)
+	}
+	s.stream = st
+	s.timer = time.AfterFunc(time.Hour, s.expire)
+	s.timer.Stop()
+	return s, nil
+}
+
+func (b *Bot) callErr(err error) error {
+	if !b.Alive() {
+		return fmt.Errorf("%w: %s", ErrDead, b.Why())
+	}
+	return fmt.Errorf("%w: %v", ErrDead, err)
+}
+
+// Seat is one open seat: one stream, one move at a time.
+type Seat struct {
+	bot    *Bot
+	match  string
+	seat   int32
+	ctx    context.Context
+	cancel context.CancelFunc
+	stream grpc.BidiStreamingClient[arenav1.ActStreamRequest, arenav1.ActStreamResponse]
+	timer  *time.Timer
+	timed  atomic.Bool
+	in     arenav1.ActStreamRequest
+}
+
+func (s *Seat) expire() {
+	s.timed.Store(true)
+	s.cancel()
+}
+
+// Act sends one request and waits at most timeout for the answer, in the caller's goroutine.
+// On timeout the bot is killed (a bot that hangs once would hang again) and ErrTimeout returned.
+func (s *Seat) Act(req *arenav1.ActRequest, timeout time.Duration) (*arenav1.ActResponse, error) {
+	if !s.bot.Alive() {
+		return nil, fmt.Errorf("%w: %s", ErrDead, s.bot.Why())
+	}
+	s.in.Act = req
+	s.timer.Reset(timeout)
+	err := s.stream.Send(&s.in)
+	var out *arenav1.ActStreamResponse
+	if err == nil {
+		out, err = s.stream.Recv()
+	}
+	stopped := s.timer.Stop()
+	if s.timed.Load() || (!stopped && err != nil) {
+		s.bot.Kill(fmt.Sprintf("timeout: no answer within %v", timeout))
+		return nil, ErrTimeout
+	}
+	if err != nil {
+		// Give the exit watcher a moment so the report says how the process ended.
+		select {
+		case <-s.bot.rn.exited:
+		case <-time.After(100 * time.Millisecond):
+		}
+		if s.bot.Alive() {
+			s.bot.Kill("broken connection: " + err.Error())
+		}
+		return nil, fmt.Errorf("%w: %s", ErrDead, s.bot.Why())
+	}
+	return out.GetAct(), nil
+}
+
+// End closes the seat; errors are ignored because the match is already decided.
+func (s *Seat) End(req *arenav1.EndRequest, timeout time.Duration) {
+	_ = s.stream.CloseSend()
+	if s.bot.Alive() {
+		ctx, cancel := context.WithTimeout(s.bot.ctx, timeout)
+		_, _ = s.bot.svc.End(ctx, req)
+		cancel()
+	}
+	s.cancel()
+}
+
+var _ io.Writer = (*Log)(nil)

@@ -1,0 +1,120 @@
+package host
+
+import (
+	"bytes"
+	"strings"
+	"sync"
+)
+
+// Log keeps what a bot wrote to stderr (and stray stdout), capped: the first HeadCap bytes
+// and the last TailCap bytes are kept, the middle is counted and dropped.
+type Log struct {
+	mu      sync.Mutex
+	head    []byte
+	tail    []byte // ring of the most recent bytes, at most tailCap
+	headCap int
+	tailCap int
+	total   int64
+	// OnLimit is called once when total output passes Limit (0 = no limit).
+	Limit   int64
+	OnLimit func()
+	fired   bool
+}
+
+// NewLog makes a log keeping headCap + tailCap bytes.
+func NewLog(headCap, tailCap int) *Log {
+	return &Log{headCap: headCap, tailCap: tailCap}
+}
+
+// Write never fails and never blocks on anything but the mutex.
+func (l *Log) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	l.total += int64(len(p))
+	fire := l.Limit > 0 && l.total > l.Limit && !l.fired && l.OnLimit != nil
+	if fire {
+		l.fired = true
+	}
+	rest := p
+	if n := l.headCap - len(l.head); n > 0 {
+		if n > len(rest) {
+			n = len(rest)
+		}
+		l.head = append(l.head, rest[:n]...)
+		rest = rest[n:]
+	}
+	if len(rest) > 0 {
+		if len(rest) >= l.tailCap {
+			l.tail = append(l.tail[:0], rest[len(rest)-l.tailCap:]...)
+		} else {
+			l.tail = append(l.tail, rest...)
+			if over := len(l.tail) - l.tailCap; over > 0 {
+				l.tail = append(l.tail[:0], l.tail[over:]...)
+			}
+		}
+	}
+	l.mu.Unlock()
+	if fire {
+		l.OnLimit()
+	}
+	return len(p), nil
+}
+
+// Total is the number of bytes written so far.
+func (l *Log) Total() int64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.total
+}
+
+// String is the kept text, with a marker where bytes were dropped.
+func (l *Log) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var b strings.Builder
+	b.Write(l.head)
+	dropped := l.total - int64(len(l.head)) - int64(len(l.tail))
+	if dropped > 0 {
+		b.WriteString("\n[... " + itoa(dropped) + " bytes dropped ...]\n")
+	}
+	b.Write(l.tail)
+	return b.String()
+}
+
+// Tail returns the last n non-empty lines written.
+func (l *Log) Tail(n int) []string {
+	l.mu.Lock()
+	src := l.tail
+	if len(src) == 0 {
+		src = l.head
+	}
+	src = bytes.Clone(src)
+	l.mu.Unlock()
+	lines := strings.Split(strings.ToValidUTF8(string(src), "?"), "\n")
+	var out []string
+	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
+		if s := strings.TrimRight(lines[i], "\r "); s != "" {
+			if len(s) > 300 {
+				s = s[:300] + "..."
+			}
+			out = append(out, s)
+		}
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
+	}
+	return out
+}
+
+func itoa(n int64) string {
+	var buf [20]byte
+	i := len(buf)
+	if n == 0 {
+		return "0"
+	}
+	for n > 0 {
+		i--
+		buf[i] = byte('0' + n%10)
+		n /= 10
+	}
+	return string(buf[i:])
+}

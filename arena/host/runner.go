@@ -1,0 +1,207 @@
+package host
+
+import (
+	"bufio"
+	"context"
+	"crypto/x509"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/botarena/arena/sandbox"
+	"github.com/botarena/arena/sdk"
+)
+
+// Errors a launch can fail with; each is wrapped with the bot's name and what to do.
+var (
+	ErrNoHandshake  = errors.New("bot never printed a handshake")
+	ErrBadHandshake = errors.New("bot printed a malformed handshake")
+	ErrVersion      = errors.New("bot speaks another protocol version")
+	ErrExited       = errors.New("bot exited before its handshake")
+)
+
+// maxHandshake bounds the first stdout line; a real one is under 1 KiB.
+const maxHandshake = 8 << 10
+
+// procRunner implements go-plugin's runner.Runner on top of a sandboxed process.
+type procRunner struct {
+	name      string
+	spec      sandbox.Spec
+	socketDir string
+	log       *Log
+
+	proc      *sandbox.Process
+	handshake string
+	exited    chan struct{}
+	waitErr   error
+}
+
+func (r *procRunner) Start(ctx context.Context) error {
+	p, err := sandbox.Start(r.spec)
+	if err != nil {
+		return fmt.Errorf("bot %s: %w", r.name, err)
+	}
+	r.proc = p
+	r.exited = make(chan struct{})
+	go func() {
+		// Stderr goes raw into the log; go-plugin never sees it.
+		_, _ = io.Copy(r.log, p.Stderr())
+	}()
+	lineCh := make(chan string, 1)
+	errCh := make(chan error, 1)
+	go func() {
+		br := bufio.NewReaderSize(p.Stdout(), maxHandshake)
+		line, err := br.ReadSlice('\n')
+		if err != nil {
+			if errors.Is(err, bufio.ErrBufferFull) {
+				errCh <- fmt.Errorf("%w: first line of stdout is longer than %d bytes", ErrBadHandshake, maxHandshake)
+			} else {
+				errCh <- err
+			}
+			_, _ = io.Copy(r.log, br)
+			return
+		}
+		lineCh <- string(line)
+		// Anything after the handshake is not protocol: keep it in the log.
+		_, _ = io.Copy(r.log, br)
+	}()
+	go func() {
+		r.waitErr = p.Wait()
+		close(r.exited)
+	}()
+	var line string
+	select {
+	case line = <-lineCh:
+	case err := <-errCh:
+		<-r.waitOrTimeout(200 * time.Millisecond)
+		if errors.Is(err, ErrBadHandshake) {
+			return r.fail(err)
+		}
+		return r.fail(fmt.Errorf("%w (%s)", ErrExited, r.exitText()))
+	case <-ctx.Done():
+		return r.fail(fmt.Errorf("%w within the start timeout", ErrNoHandshake))
+	}
+	hs, err := r.check(strings.TrimRight(line, "\r\n"))
+	if err != nil {
+		return r.fail(err)
+	}
+	r.handshake = hs + "\n"
+	return nil
+}
+
+func (r *procRunner) waitOrTimeout(d time.Duration) <-chan struct{} {
+	ch := make(chan struct{})
+	go func() {
+		select {
+		case <-r.exited:
+		case <-time.After(d):
+		}
+		close(ch)
+	}()
+	return ch
+}
+
+func (r *procRunner) exitText() string {
+	select {
+	case <-r.exited:
+		return r.proc.Reason().String()
+	default:
+		return "still running"
+	}
+}
+
+// fail kills the process and decorates err with the bot's last stderr lines.
+func (r *procRunner) fail(err error) error {
+	_ = r.proc.Kill()
+	<-r.exited
+	msg := fmt.Sprintf("bot %s: %v", r.name, err)
+	if tail := r.log.Tail(8); len(tail) > 0 {
+		msg += "\n  last stderr lines:\n    " + strings.Join(tail, "\n    ")
+	}
+	return &StartError{Bot: r.name, Err: err, Msg: msg}
+}
+
+// StartError is a failed launch; Error() names the bot and shows its last stderr lines.
+type StartError struct {
+	Bot string
+	Err error
+	Msg string
+}
+
+func (e *StartError) Error() string { return e.Msg }
+func (e *StartError) Unwrap() error { return e.Err }
+
+// check validates a go-plugin handshake line strictly: core|app|unix|<socket in our dir>|grpc|cert.
+func (r *procRunner) check(line string) (string, error) {
+	show := line
+	if len(show) > 120 {
+		show = show[:120] + "..."
+	}
+	parts := strings.Split(line, "|")
+	if len(parts) != 6 {
+		return "", fmt.Errorf("%w: %q (want 1|%d|unix|<socket>|grpc|<cert>; is this a bot built with the arena SDK?)",
+			ErrBadHandshake, show, sdk.ProtocolVersion)
+	}
+	if parts[0] != "1" {
+		return "", fmt.Errorf("%w: go-plugin core protocol %q, want 1", ErrBadHandshake, parts[0])
+	}
+	if v, err := strconv.Atoi(parts[1]); err != nil || v != sdk.ProtocolVersion {
+		return "", fmt.Errorf("%w: the bot speaks arena protocol %q, this host speaks %d; rebuild the bot with a matching SDK",
+			ErrVersion, parts[1], sdk.ProtocolVersion)
+	}
+	if parts[2] != "unix" {
+		return "", fmt.Errorf("%w: network %q, want unix", ErrBadHandshake, parts[2])
+	}
+	if filepath.Dir(filepath.Clean(parts[3])) != filepath.Clean(r.socketDir) {
+		return "", fmt.Errorf("%w: socket %q is outside the bot's own directory %s", ErrBadHandshake, parts[3], r.socketDir)
+	}
+	if parts[4] != "grpc" {
+		return "", fmt.Errorf("%w: protocol %q, want grpc", ErrBadHandshake, parts[4])
+	}
+	der, err := base64.RawStdEncoding.DecodeString(parts[5])
+	if err == nil {
+		_, err = x509.ParseCertificate(der)
+	}
+	if err != nil {
+		return "", fmt.Errorf("%w: server certificate does not parse: %v", ErrBadHandshake, err)
+	}
+	return line, nil
+}
+
+func (r *procRunner) Diagnose(context.Context) string {
+	return strings.Join(r.log.Tail(8), "\n")
+}
+
+// Stdout gives go-plugin only the checked handshake line.
+func (r *procRunner) Stdout() io.ReadCloser { return io.NopCloser(strings.NewReader(r.handshake)) }
+
+// Stderr gives go-plugin nothing: the host keeps the raw stream.
+func (r *procRunner) Stderr() io.ReadCloser { return io.NopCloser(strings.NewReader("")) }
+
+func (r *procRunner) Name() string { return r.name }
+
+func (r *procRunner) Wait(context.Context) error {
+	<-r.exited
+	return r.waitErr
+}
+
+func (r *procRunner) Kill(context.Context) error {
+	err := r.proc.Kill()
+	<-r.exited
+	return err
+}
+
+func (r *procRunner) ID() string {
+	if r.proc == nil {
+		return ""
+	}
+	return strconv.Itoa(r.proc.Pid())
+}
+
+func (r *procRunner) PluginToHost(n, a string) (string, string, error) { return n, a, nil }
+func (r *procRunner) HostToPlugin(n, a string) (string, string, error) { return n, a, nil }

@@ -1,0 +1,104 @@
+package players
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/botarena/arena/arena/host"
+	"github.com/botarena/arena/arena/match"
+	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"github.com/botarena/arena/sdk"
+)
+
+// Process is a bot process as a match.Player.
+type Process struct {
+	Bot *host.Bot
+}
+
+// Label names the bot.
+func (p Process) Label() string { return p.Bot.Name }
+
+// Alive reports whether the process can still be asked.
+func (p Process) Alive() bool { return p.Bot.Alive() }
+
+// Why says why the process is gone.
+func (p Process) Why() string { return p.Bot.Why() }
+
+// Tail returns the last n stderr lines.
+func (p Process) Tail(n int) []string { return p.Bot.Log.Tail(n) }
+
+// Open starts a seat.
+func (p Process) Open(ctx context.Context, req *arenav1.StartRequest, timeout time.Duration) (match.Conn, error) {
+	s, err := p.Bot.Open(ctx, req, timeout)
+	if err != nil {
+		return nil, err
+	}
+	return processSeat{s}, nil
+}
+
+type processSeat struct{ s *host.Seat }
+
+func (c processSeat) Act(req *arenav1.ActRequest, timeout time.Duration) (*arenav1.ActResponse, error) {
+	resp, err := c.s.Act(req, timeout)
+	switch {
+	case errors.Is(err, host.ErrTimeout):
+		return nil, fmt.Errorf("%w", match.ErrTimeout)
+	case err != nil:
+		return nil, fmt.Errorf("%w: %v", match.ErrDead, err)
+	}
+	return resp, nil
+}
+
+func (c processSeat) End(req *arenav1.EndRequest, timeout time.Duration) { c.s.End(req, timeout) }
+
+// InProcess runs a Go SDK bot inside the host: no process, no plugin, no deadline enforcement
+// (a house bot is trusted code).
+type InProcess struct {
+	Name string
+	H    *sdk.Handler
+}
+
+// NewInProcess wraps b.
+func NewInProcess(name string, b sdk.Bot) *InProcess {
+	return &InProcess{Name: name, H: sdk.NewHandler(b)}
+}
+
+// Label names the bot.
+func (p *InProcess) Label() string { return p.Name }
+
+// Alive is always true.
+func (p *InProcess) Alive() bool { return true }
+
+// Why is empty.
+func (p *InProcess) Why() string { return "" }
+
+// Tail is empty.
+func (p *InProcess) Tail(int) []string { return nil }
+
+// Open starts a seat.
+func (p *InProcess) Open(ctx context.Context, req *arenav1.StartRequest, _ time.Duration) (match.Conn, error) {
+	resp, err := p.H.Start(ctx, req)
+	if err != nil {
+		return nil, err
+	}
+	if resp.GetError() != "" {
+		return nil, errors.New(resp.GetError())
+	}
+	return &inSeat{h: p.H}, nil
+}
+
+type inSeat struct {
+	h    *sdk.Handler
+	resp arenav1.ActResponse
+}
+
+func (s *inSeat) Act(req *arenav1.ActRequest, _ time.Duration) (*arenav1.ActResponse, error) {
+	s.h.ActInto(req, &s.resp)
+	return &s.resp, nil
+}
+
+func (s *inSeat) End(req *arenav1.EndRequest, _ time.Duration) {
+	_, _ = s.h.End(context.Background(), req)
+}
