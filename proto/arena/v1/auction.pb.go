@@ -117,6 +117,7 @@ func (x *AuctionSetup) GetStartMoney() int32 {
 }
 
 // AuctionObservation is the state after the previous round (round 1: nothing happened yet).
+// It never carries more than one round, so it does not grow with the auction.
 type AuctionObservation struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Index of the item now up for auction, from 0.
@@ -133,8 +134,12 @@ type AuctionObservation struct {
 	WealthTable map[string]int64 `protobuf:"bytes,6,rep,name=wealth_table,json=wealthTable,proto3" json:"wealth_table,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"varint,2,opt,name=value"`
 	// Remaining clock of every player by name, in seconds.
 	RemainTime map[string]float64 `protobuf:"bytes,7,rep,name=remain_time,json=remainTime,proto3" json:"remain_time,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"fixed64,2,opt,name=value"`
-	// Name of the game's winner once finished, empty for a draw.
-	GameWinner    string `protobuf:"bytes,8,opt,name=game_winner,json=gameWinner,proto3" json:"game_winner,omitempty"`
+	// Name of the game's winner once finished, empty for a draw or when nobody is left.
+	GameWinner string `protobuf:"bytes,8,opt,name=game_winner,json=gameWinner,proto3" json:"game_winner,omitempty"`
+	// The receiving player's own money (its entry of wealth_table).
+	OwnMoney int64 `protobuf:"varint,9,opt,name=own_money,json=ownMoney,proto3" json:"own_money,omitempty"`
+	// Artist of the item now up for auction (auction_items[item_index]); empty once finished.
+	Item          string `protobuf:"bytes,10,opt,name=item,proto3" json:"item,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -225,6 +230,20 @@ func (x *AuctionObservation) GetGameWinner() string {
 	return ""
 }
 
+func (x *AuctionObservation) GetOwnMoney() int64 {
+	if x != nil {
+		return x.OwnMoney
+	}
+	return 0
+}
+
+func (x *AuctionObservation) GetItem() string {
+	if x != nil {
+		return x.Item
+	}
+	return ""
+}
+
 // AuctionAction is a sealed bid. Fractions and negatives are allowed on the wire so the
 // engine can apply the rule that transforms them to 0.
 type AuctionAction struct {
@@ -285,7 +304,7 @@ const file_arena_v1_auction_proto_rawDesc = "" +
 	"\fplayer_names\x18\x05 \x03(\tR\vplayerNames\x12\x19\n" +
 	"\bown_name\x18\x06 \x01(\tR\aownName\x12\x1f\n" +
 	"\vstart_money\x18\a \x01(\x05R\n" +
-	"startMoney\"\xeb\x03\n" +
+	"startMoney\"\x9c\x04\n" +
 	"\x12AuctionObservation\x12\x1d\n" +
 	"\n" +
 	"item_index\x18\x01 \x01(\x05R\titemIndex\x12\x1a\n" +
@@ -299,7 +318,10 @@ const file_arena_v1_auction_proto_rawDesc = "" +
 	"\vremain_time\x18\a \x03(\v2,.arena.v1.AuctionObservation.RemainTimeEntryR\n" +
 	"remainTime\x12\x1f\n" +
 	"\vgame_winner\x18\b \x01(\tR\n" +
-	"gameWinner\x1a>\n" +
+	"gameWinner\x12\x1b\n" +
+	"\town_money\x18\t \x01(\x03R\bownMoney\x12\x12\n" +
+	"\x04item\x18\n" +
+	" \x01(\tR\x04item\x1a>\n" +
 	"\x10WealthTableEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12\x14\n" +
 	"\x05value\x18\x02 \x01(\x03R\x05value:\x028\x01\x1a=\n" +

@@ -159,7 +159,8 @@ func (x *RealtvSetup) GetInstance() int32 {
 	return 0
 }
 
-// RealtvVotes is one day's votes of a player: first vote and tie vote (ids, empty if none).
+// RealtvVotes is one day's votes of a player on the current island: first vote and tie vote
+// (ids as the player gave them, valid or not; empty when it gave none or there was no tie vote).
 type RealtvVotes struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	FirstVote     string                 `protobuf:"bytes,1,opt,name=first_vote,json=firstVote,proto3" json:"first_vote,omitempty"`
@@ -214,12 +215,15 @@ func (x *RealtvVotes) GetTieVote() string {
 
 // RealtvPlayer is the seed's PlayerContext.
 type RealtvPlayer struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Id            string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
-	Name          string                 `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
-	Strength      int32                  `protobuf:"varint,3,opt,name=strength,proto3" json:"strength,omitempty"`
-	Score         int64                  `protobuf:"varint,4,opt,name=score,proto3" json:"score,omitempty"`
-	PreviousMoves []*RealtvVotes         `protobuf:"bytes,5,rep,name=previous_moves,json=previousMoves,proto3" json:"previous_moves,omitempty"`
+	state protoimpl.MessageState `protogen:"open.v1"`
+	Id    string                 `protobuf:"bytes,1,opt,name=id,proto3" json:"id,omitempty"`
+	// Class name: the script's name, or "BotPareto" for a filler bot.
+	Name     string `protobuf:"bytes,2,opt,name=name,proto3" json:"name,omitempty"`
+	Strength int32  `protobuf:"varint,3,opt,name=strength,proto3" json:"strength,omitempty"`
+	// Score as of the start of the day. Fractional when a traitors' bounty was split.
+	Score float64 `protobuf:"fixed64,4,opt,name=score,proto3" json:"score,omitempty"`
+	// Votes this player cast on the current island, one entry per day, oldest first.
+	PreviousMoves []*RealtvVotes `protobuf:"bytes,5,rep,name=previous_moves,json=previousMoves,proto3" json:"previous_moves,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -275,7 +279,7 @@ func (x *RealtvPlayer) GetStrength() int32 {
 	return 0
 }
 
-func (x *RealtvPlayer) GetScore() int64 {
+func (x *RealtvPlayer) GetScore() float64 {
 	if x != nil {
 		return x.Score
 	}
@@ -350,18 +354,26 @@ func (x *RealtvGameContext) GetPhaseIndex() int32 {
 	return 0
 }
 
-// RealtvObservation is the seed's Context plus which decision is asked.
+// RealtvObservation is the seed's Context plus which decision is asked. It describes the
+// current island only (at most 12 players), so it does not grow with the contest.
 type RealtvObservation struct {
-	state             protoimpl.MessageState   `protogen:"open.v1"`
-	Decision          RealtvDecision           `protobuf:"varint,1,opt,name=decision,proto3,enum=arena.v1.RealtvDecision" json:"decision,omitempty"`
-	IslandIndex       int32                    `protobuf:"varint,2,opt,name=island_index,json=islandIndex,proto3" json:"island_index,omitempty"`
-	Game              *RealtvGameContext       `protobuf:"bytes,3,opt,name=game,proto3" json:"game,omitempty"`
+	state       protoimpl.MessageState `protogen:"open.v1"`
+	Decision    RealtvDecision         `protobuf:"varint,1,opt,name=decision,proto3,enum=arena.v1.RealtvDecision" json:"decision,omitempty"`
+	IslandIndex int32                  `protobuf:"varint,2,opt,name=island_index,json=islandIndex,proto3" json:"island_index,omitempty"`
+	Game        *RealtvGameContext     `protobuf:"bytes,3,opt,name=game,proto3" json:"game,omitempty"`
+	// Players on the island: for the first vote, those active at the start of the day; for a
+	// tie vote, those still active after today's traitors left.
 	ActivePlayers     map[string]*RealtvPlayer `protobuf:"bytes,4,rep,name=active_players,json=activePlayers,proto3" json:"active_players,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	Betrayers         map[string]*RealtvPlayer `protobuf:"bytes,5,rep,name=betrayers,proto3" json:"betrayers,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	EliminatedPlayers map[string]*RealtvPlayer `protobuf:"bytes,6,rep,name=eliminated_players,json=eliminatedPlayers,proto3" json:"eliminated_players,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
-	CurrentTies       map[string]*RealtvPlayer `protobuf:"bytes,7,rep,name=current_ties,json=currentTies,proto3" json:"current_ties,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
+	// Only set for a tie vote.
+	CurrentTies map[string]*RealtvPlayer `protobuf:"bytes,7,rep,name=current_ties,json=currentTies,proto3" json:"current_ties,omitempty" protobuf_key:"bytes,1,opt,name=key" protobuf_val:"bytes,2,opt,name=value"`
 	// The instance's own score now.
-	OwnScore      int64 `protobuf:"varint,8,opt,name=own_score,json=ownScore,proto3" json:"own_score,omitempty"`
+	OwnScore float64 `protobuf:"fixed64,8,opt,name=own_score,json=ownScore,proto3" json:"own_score,omitempty"`
+	// The instance's own id.
+	OwnId string `protobuf:"bytes,9,opt,name=own_id,json=ownId,proto3" json:"own_id,omitempty"`
+	// Day on this island, from 1.
+	Day           int32 `protobuf:"varint,10,opt,name=day,proto3" json:"day,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -445,9 +457,23 @@ func (x *RealtvObservation) GetCurrentTies() map[string]*RealtvPlayer {
 	return nil
 }
 
-func (x *RealtvObservation) GetOwnScore() int64 {
+func (x *RealtvObservation) GetOwnScore() float64 {
 	if x != nil {
 		return x.OwnScore
+	}
+	return 0
+}
+
+func (x *RealtvObservation) GetOwnId() string {
+	if x != nil {
+		return x.OwnId
+	}
+	return ""
+}
+
+func (x *RealtvObservation) GetDay() int32 {
+	if x != nil {
+		return x.Day
 	}
 	return 0
 }
@@ -517,14 +543,14 @@ const file_arena_v1_realtv_proto_rawDesc = "" +
 	"\x02id\x18\x01 \x01(\tR\x02id\x12\x12\n" +
 	"\x04name\x18\x02 \x01(\tR\x04name\x12\x1a\n" +
 	"\bstrength\x18\x03 \x01(\x05R\bstrength\x12\x14\n" +
-	"\x05score\x18\x04 \x01(\x03R\x05score\x12<\n" +
+	"\x05score\x18\x04 \x01(\x01R\x05score\x12<\n" +
 	"\x0eprevious_moves\x18\x05 \x03(\v2\x15.arena.v1.RealtvVotesR\rpreviousMoves\"v\n" +
 	"\x11RealtvGameContext\x12\x1d\n" +
 	"\n" +
 	"total_bots\x18\x01 \x01(\x05R\ttotalBots\x12!\n" +
 	"\ftotal_humans\x18\x02 \x01(\x05R\vtotalHumans\x12\x1f\n" +
 	"\vphase_index\x18\x03 \x01(\x05R\n" +
-	"phaseIndex\"\xf5\x06\n" +
+	"phaseIndex\"\x9e\a\n" +
 	"\x11RealtvObservation\x124\n" +
 	"\bdecision\x18\x01 \x01(\x0e2\x18.arena.v1.RealtvDecisionR\bdecision\x12!\n" +
 	"\fisland_index\x18\x02 \x01(\x05R\vislandIndex\x12/\n" +
@@ -533,7 +559,10 @@ const file_arena_v1_realtv_proto_rawDesc = "" +
 	"\tbetrayers\x18\x05 \x03(\v2*.arena.v1.RealtvObservation.BetrayersEntryR\tbetrayers\x12a\n" +
 	"\x12eliminated_players\x18\x06 \x03(\v22.arena.v1.RealtvObservation.EliminatedPlayersEntryR\x11eliminatedPlayers\x12O\n" +
 	"\fcurrent_ties\x18\a \x03(\v2,.arena.v1.RealtvObservation.CurrentTiesEntryR\vcurrentTies\x12\x1b\n" +
-	"\town_score\x18\b \x01(\x03R\bownScore\x1aX\n" +
+	"\town_score\x18\b \x01(\x01R\bownScore\x12\x15\n" +
+	"\x06own_id\x18\t \x01(\tR\x05ownId\x12\x10\n" +
+	"\x03day\x18\n" +
+	" \x01(\x05R\x03day\x1aX\n" +
 	"\x12ActivePlayersEntry\x12\x10\n" +
 	"\x03key\x18\x01 \x01(\tR\x03key\x12,\n" +
 	"\x05value\x18\x02 \x01(\v2\x16.arena.v1.RealtvPlayerR\x05value:\x028\x01\x1aT\n" +

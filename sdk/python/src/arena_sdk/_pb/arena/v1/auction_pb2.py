@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61rena/v1/auction.proto\x12\x08\x61rena.v1\"\xa5\x01\n\x0c\x41uctionSetup\x12\x13\n\x0b\x61rtists_num\x18\x01 \x01(\x05\x12\x16\n\x0erequired_count\x18\x02 \x01(\x05\x12\x15\n\rauction_items\x18\x03 \x03(\t\x12\x14\n\x0cplayer_count\x18\x04 \x01(\x05\x12\x14\n\x0cplayer_names\x18\x05 \x03(\t\x12\x10\n\x08own_name\x18\x06 \x01(\t\x12\x13\n\x0bstart_money\x18\x07 \x01(\x05\"\xf9\x02\n\x12\x41uctionObservation\x12\x12\n\nitem_index\x18\x01 \x01(\x05\x12\x10\n\x08\x66inished\x18\x02 \x01(\x08\x12\x10\n\x08\x62id_item\x18\x03 \x01(\t\x12\x12\n\nbid_winner\x18\x04 \x01(\t\x12\x13\n\x0bwinning_bid\x18\x05 \x01(\x03\x12\x43\n\x0cwealth_table\x18\x06 \x03(\x0b\x32-.arena.v1.AuctionObservation.WealthTableEntry\x12\x41\n\x0bremain_time\x18\x07 \x03(\x0b\x32,.arena.v1.AuctionObservation.RemainTimeEntry\x12\x13\n\x0bgame_winner\x18\x08 \x01(\t\x1a\x32\n\x10WealthTableEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x1a\x31\n\x0fRemainTimeEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\"\x1c\n\rAuctionAction\x12\x0b\n\x03\x62id\x18\x01 \x01(\x01\x42\x32Z0github.com/botarena/arena/proto/arena/v1;arenav1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x16\x61rena/v1/auction.proto\x12\x08\x61rena.v1\"\xa5\x01\n\x0c\x41uctionSetup\x12\x13\n\x0b\x61rtists_num\x18\x01 \x01(\x05\x12\x16\n\x0erequired_count\x18\x02 \x01(\x05\x12\x15\n\rauction_items\x18\x03 \x03(\t\x12\x14\n\x0cplayer_count\x18\x04 \x01(\x05\x12\x14\n\x0cplayer_names\x18\x05 \x03(\t\x12\x10\n\x08own_name\x18\x06 \x01(\t\x12\x13\n\x0bstart_money\x18\x07 \x01(\x05\"\x9a\x03\n\x12\x41uctionObservation\x12\x12\n\nitem_index\x18\x01 \x01(\x05\x12\x10\n\x08\x66inished\x18\x02 \x01(\x08\x12\x10\n\x08\x62id_item\x18\x03 \x01(\t\x12\x12\n\nbid_winner\x18\x04 \x01(\t\x12\x13\n\x0bwinning_bid\x18\x05 \x01(\x03\x12\x43\n\x0cwealth_table\x18\x06 \x03(\x0b\x32-.arena.v1.AuctionObservation.WealthTableEntry\x12\x41\n\x0bremain_time\x18\x07 \x03(\x0b\x32,.arena.v1.AuctionObservation.RemainTimeEntry\x12\x13\n\x0bgame_winner\x18\x08 \x01(\t\x12\x11\n\town_money\x18\t \x01(\x03\x12\x0c\n\x04item\x18\n \x01(\t\x1a\x32\n\x10WealthTableEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x03:\x02\x38\x01\x1a\x31\n\x0fRemainTimeEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12\r\n\x05value\x18\x02 \x01(\x01:\x02\x38\x01\"\x1c\n\rAuctionAction\x12\x0b\n\x03\x62id\x18\x01 \x01(\x01\x42\x32Z0github.com/botarena/arena/proto/arena/v1;arenav1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -39,11 +39,11 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_AUCTIONSETUP']._serialized_start=37
   _globals['_AUCTIONSETUP']._serialized_end=202
   _globals['_AUCTIONOBSERVATION']._serialized_start=205
-  _globals['_AUCTIONOBSERVATION']._serialized_end=582
-  _globals['_AUCTIONOBSERVATION_WEALTHTABLEENTRY']._serialized_start=481
-  _globals['_AUCTIONOBSERVATION_WEALTHTABLEENTRY']._serialized_end=531
-  _globals['_AUCTIONOBSERVATION_REMAINTIMEENTRY']._serialized_start=533
-  _globals['_AUCTIONOBSERVATION_REMAINTIMEENTRY']._serialized_end=582
-  _globals['_AUCTIONACTION']._serialized_start=584
-  _globals['_AUCTIONACTION']._serialized_end=612
+  _globals['_AUCTIONOBSERVATION']._serialized_end=615
+  _globals['_AUCTIONOBSERVATION_WEALTHTABLEENTRY']._serialized_start=514
+  _globals['_AUCTIONOBSERVATION_WEALTHTABLEENTRY']._serialized_end=564
+  _globals['_AUCTIONOBSERVATION_REMAINTIMEENTRY']._serialized_start=566
+  _globals['_AUCTIONOBSERVATION_REMAINTIMEENTRY']._serialized_end=615
+  _globals['_AUCTIONACTION']._serialized_start=617
+  _globals['_AUCTIONACTION']._serialized_end=645
 # @@protoc_insertion_point(module_scope)

@@ -25,7 +25,7 @@ class AuctionSetup(_message.Message):
     def __init__(self, artists_num: _Optional[int] = ..., required_count: _Optional[int] = ..., auction_items: _Optional[_Iterable[str]] = ..., player_count: _Optional[int] = ..., player_names: _Optional[_Iterable[str]] = ..., own_name: _Optional[str] = ..., start_money: _Optional[int] = ...) -> None: ...
 
 class AuctionObservation(_message.Message):
-    __slots__ = ("item_index", "finished", "bid_item", "bid_winner", "winning_bid", "wealth_table", "remain_time", "game_winner")
+    __slots__ = ("item_index", "finished", "bid_item", "bid_winner", "winning_bid", "wealth_table", "remain_time", "game_winner", "own_money", "item")
     class WealthTableEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -48,6 +48,8 @@ class AuctionObservation(_message.Message):
     WEALTH_TABLE_FIELD_NUMBER: _ClassVar[int]
     REMAIN_TIME_FIELD_NUMBER: _ClassVar[int]
     GAME_WINNER_FIELD_NUMBER: _ClassVar[int]
+    OWN_MONEY_FIELD_NUMBER: _ClassVar[int]
+    ITEM_FIELD_NUMBER: _ClassVar[int]
     item_index: int
     finished: bool
     bid_item: str
@@ -56,7 +58,9 @@ class AuctionObservation(_message.Message):
     wealth_table: _containers.ScalarMap[str, int]
     remain_time: _containers.ScalarMap[str, float]
     game_winner: str
-    def __init__(self, item_index: _Optional[int] = ..., finished: _Optional[bool] = ..., bid_item: _Optional[str] = ..., bid_winner: _Optional[str] = ..., winning_bid: _Optional[int] = ..., wealth_table: _Optional[_Mapping[str, int]] = ..., remain_time: _Optional[_Mapping[str, float]] = ..., game_winner: _Optional[str] = ...) -> None: ...
+    own_money: int
+    item: str
+    def __init__(self, item_index: _Optional[int] = ..., finished: _Optional[bool] = ..., bid_item: _Optional[str] = ..., bid_winner: _Optional[str] = ..., winning_bid: _Optional[int] = ..., wealth_table: _Optional[_Mapping[str, int]] = ..., remain_time: _Optional[_Mapping[str, float]] = ..., game_winner: _Optional[str] = ..., own_money: _Optional[int] = ..., item: _Optional[str] = ...) -> None: ...
 
 class AuctionAction(_message.Message):
     __slots__ = ("bid",)

@@ -24,7 +24,7 @@ _sym_db = _symbol_database.Default()
 
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x61rena/v1/realtv.proto\x12\x08\x61rena.v1\"w\n\x0bRealtvSetup\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x10\n\x08strength\x18\x03 \x01(\x05\x12\x0e\n\x06phases\x18\x04 \x01(\x05\x12\x1a\n\x12players_per_island\x18\x05 \x01(\x05\x12\x10\n\x08instance\x18\x06 \x01(\x05\"3\n\x0bRealtvVotes\x12\x12\n\nfirst_vote\x18\x01 \x01(\t\x12\x10\n\x08tie_vote\x18\x02 \x01(\t\"x\n\x0cRealtvPlayer\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x10\n\x08strength\x18\x03 \x01(\x05\x12\r\n\x05score\x18\x04 \x01(\x03\x12-\n\x0eprevious_moves\x18\x05 \x03(\x0b\x32\x15.arena.v1.RealtvVotes\"R\n\x11RealtvGameContext\x12\x12\n\ntotal_bots\x18\x01 \x01(\x05\x12\x14\n\x0ctotal_humans\x18\x02 \x01(\x05\x12\x13\n\x0bphase_index\x18\x03 \x01(\x05\"\xe4\x05\n\x11RealtvObservation\x12*\n\x08\x64\x65\x63ision\x18\x01 \x01(\x0e\x32\x18.arena.v1.RealtvDecision\x12\x14\n\x0cisland_index\x18\x02 \x01(\x05\x12)\n\x04game\x18\x03 \x01(\x0b\x32\x1b.arena.v1.RealtvGameContext\x12\x46\n\x0e\x61\x63tive_players\x18\x04 \x03(\x0b\x32..arena.v1.RealtvObservation.ActivePlayersEntry\x12=\n\tbetrayers\x18\x05 \x03(\x0b\x32*.arena.v1.RealtvObservation.BetrayersEntry\x12N\n\x12\x65liminated_players\x18\x06 \x03(\x0b\x32\x32.arena.v1.RealtvObservation.EliminatedPlayersEntry\x12\x42\n\x0c\x63urrent_ties\x18\x07 \x03(\x0b\x32,.arena.v1.RealtvObservation.CurrentTiesEntry\x12\x11\n\town_score\x18\x08 \x01(\x03\x1aL\n\x12\x41\x63tivePlayersEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12%\n\x05value\x18\x02 \x01(\x0b\x32\x16.arena.v1.RealtvPlayer:\x02\x38\x01\x1aH\n\x0e\x42\x65trayersEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12%\n\x05value\x18\x02 \x01(\x0b\x32\x16.arena.v1.RealtvPlayer:\x02\x38\x01\x1aP\n\x16\x45liminatedPlayersEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12%\n\x05value\x18\x02 \x01(\x0b\x32\x16.arena.v1.RealtvPlayer:\x02\x38\x01\x1aJ\n\x10\x43urrentTiesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12%\n\x05value\x18\x02 \x01(\x0b\x32\x16.arena.v1.RealtvPlayer:\x02\x38\x01\"\x1f\n\x0cRealtvAction\x12\x0f\n\x07vote_id\x18\x01 \x01(\t*k\n\x0eRealtvDecision\x12\x1f\n\x1bREALTV_DECISION_UNSPECIFIED\x10\x00\x12\x1f\n\x1bREALTV_DECISION_ELIMINATION\x10\x01\x12\x17\n\x13REALTV_DECISION_TIE\x10\x02\x42\x32Z0github.com/botarena/arena/proto/arena/v1;arenav1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x15\x61rena/v1/realtv.proto\x12\x08\x61rena.v1\"w\n\x0bRealtvSetup\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x10\n\x08strength\x18\x03 \x01(\x05\x12\x0e\n\x06phases\x18\x04 \x01(\x05\x12\x1a\n\x12players_per_island\x18\x05 \x01(\x05\x12\x10\n\x08instance\x18\x06 \x01(\x05\"3\n\x0bRealtvVotes\x12\x12\n\nfirst_vote\x18\x01 \x01(\t\x12\x10\n\x08tie_vote\x18\x02 \x01(\t\"x\n\x0cRealtvPlayer\x12\n\n\x02id\x18\x01 \x01(\t\x12\x0c\n\x04name\x18\x02 \x01(\t\x12\x10\n\x08strength\x18\x03 \x01(\x05\x12\r\n\x05score\x18\x04 \x01(\x01\x12-\n\x0eprevious_moves\x18\x05 \x03(\x0b\x32\x15.arena.v1.RealtvVotes\"R\n\x11RealtvGameContext\x12\x12\n\ntotal_bots\x18\x01 \x01(\x05\x12\x14\n\x0ctotal_humans\x18\x02 \x01(\x05\x12\x13\n\x0bphase_index\x18\x03 \x01(\x05\"\x81\x06\n\x11RealtvObservation\x12*\n\x08\x64\x65\x63ision\x18\x01 \x01(\x0e\x32\x18.arena.v1.RealtvDecision\x12\x14\n\x0cisland_index\x18\x02 \x01(\x05\x12)\n\x04game\x18\x03 \x01(\x0b\x32\x1b.arena.v1.RealtvGameContext\x12\x46\n\x0e\x61\x63tive_players\x18\x04 \x03(\x0b\x32..arena.v1.RealtvObservation.ActivePlayersEntry\x12=\n\tbetrayers\x18\x05 \x03(\x0b\x32*.arena.v1.RealtvObservation.BetrayersEntry\x12N\n\x12\x65liminated_players\x18\x06 \x03(\x0b\x32\x32.arena.v1.RealtvObservation.EliminatedPlayersEntry\x12\x42\n\x0c\x63urrent_ties\x18\x07 \x03(\x0b\x32,.arena.v1.RealtvObservation.CurrentTiesEntry\x12\x11\n\town_score\x18\x08 \x01(\x01\x12\x0e\n\x06own_id\x18\t \x01(\t\x12\x0b\n\x03\x64\x61y\x18\n \x01(\x05\x1aL\n\x12\x41\x63tivePlayersEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12%\n\x05value\x18\x02 \x01(\x0b\x32\x16.arena.v1.RealtvPlayer:\x02\x38\x01\x1aH\n\x0e\x42\x65trayersEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12%\n\x05value\x18\x02 \x01(\x0b\x32\x16.arena.v1.RealtvPlayer:\x02\x38\x01\x1aP\n\x16\x45liminatedPlayersEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12%\n\x05value\x18\x02 \x01(\x0b\x32\x16.arena.v1.RealtvPlayer:\x02\x38\x01\x1aJ\n\x10\x43urrentTiesEntry\x12\x0b\n\x03key\x18\x01 \x01(\t\x12%\n\x05value\x18\x02 \x01(\x0b\x32\x16.arena.v1.RealtvPlayer:\x02\x38\x01\"\x1f\n\x0cRealtvAction\x12\x0f\n\x07vote_id\x18\x01 \x01(\t*k\n\x0eRealtvDecision\x12\x1f\n\x1bREALTV_DECISION_UNSPECIFIED\x10\x00\x12\x1f\n\x1bREALTV_DECISION_ELIMINATION\x10\x01\x12\x17\n\x13REALTV_DECISION_TIE\x10\x02\x42\x32Z0github.com/botarena/arena/proto/arena/v1;arenav1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -40,8 +40,8 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_REALTVOBSERVATION_ELIMINATEDPLAYERSENTRY']._serialized_options = b'8\001'
   _globals['_REALTVOBSERVATION_CURRENTTIESENTRY']._loaded_options = None
   _globals['_REALTVOBSERVATION_CURRENTTIESENTRY']._serialized_options = b'8\001'
-  _globals['_REALTVDECISION']._serialized_start=1191
-  _globals['_REALTVDECISION']._serialized_end=1298
+  _globals['_REALTVDECISION']._serialized_start=1220
+  _globals['_REALTVDECISION']._serialized_end=1327
   _globals['_REALTVSETUP']._serialized_start=35
   _globals['_REALTVSETUP']._serialized_end=154
   _globals['_REALTVVOTES']._serialized_start=156
@@ -51,15 +51,15 @@ if not _descriptor._USE_C_DESCRIPTORS:
   _globals['_REALTVGAMECONTEXT']._serialized_start=331
   _globals['_REALTVGAMECONTEXT']._serialized_end=413
   _globals['_REALTVOBSERVATION']._serialized_start=416
-  _globals['_REALTVOBSERVATION']._serialized_end=1156
-  _globals['_REALTVOBSERVATION_ACTIVEPLAYERSENTRY']._serialized_start=848
-  _globals['_REALTVOBSERVATION_ACTIVEPLAYERSENTRY']._serialized_end=924
-  _globals['_REALTVOBSERVATION_BETRAYERSENTRY']._serialized_start=926
-  _globals['_REALTVOBSERVATION_BETRAYERSENTRY']._serialized_end=998
-  _globals['_REALTVOBSERVATION_ELIMINATEDPLAYERSENTRY']._serialized_start=1000
-  _globals['_REALTVOBSERVATION_ELIMINATEDPLAYERSENTRY']._serialized_end=1080
-  _globals['_REALTVOBSERVATION_CURRENTTIESENTRY']._serialized_start=1082
-  _globals['_REALTVOBSERVATION_CURRENTTIESENTRY']._serialized_end=1156
-  _globals['_REALTVACTION']._serialized_start=1158
-  _globals['_REALTVACTION']._serialized_end=1189
+  _globals['_REALTVOBSERVATION']._serialized_end=1185
+  _globals['_REALTVOBSERVATION_ACTIVEPLAYERSENTRY']._serialized_start=877
+  _globals['_REALTVOBSERVATION_ACTIVEPLAYERSENTRY']._serialized_end=953
+  _globals['_REALTVOBSERVATION_BETRAYERSENTRY']._serialized_start=955
+  _globals['_REALTVOBSERVATION_BETRAYERSENTRY']._serialized_end=1027
+  _globals['_REALTVOBSERVATION_ELIMINATEDPLAYERSENTRY']._serialized_start=1029
+  _globals['_REALTVOBSERVATION_ELIMINATEDPLAYERSENTRY']._serialized_end=1109
+  _globals['_REALTVOBSERVATION_CURRENTTIESENTRY']._serialized_start=1111
+  _globals['_REALTVOBSERVATION_CURRENTTIESENTRY']._serialized_end=1185
+  _globals['_REALTVACTION']._serialized_start=1187
+  _globals['_REALTVACTION']._serialized_end=1218
 # @@protoc_insertion_point(module_scope)

@@ -50,9 +50,9 @@ class RealtvPlayer(_message.Message):
     id: str
     name: str
     strength: int
-    score: int
+    score: float
     previous_moves: _containers.RepeatedCompositeFieldContainer[RealtvVotes]
-    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., strength: _Optional[int] = ..., score: _Optional[int] = ..., previous_moves: _Optional[_Iterable[_Union[RealtvVotes, _Mapping]]] = ...) -> None: ...
+    def __init__(self, id: _Optional[str] = ..., name: _Optional[str] = ..., strength: _Optional[int] = ..., score: _Optional[float] = ..., previous_moves: _Optional[_Iterable[_Union[RealtvVotes, _Mapping]]] = ...) -> None: ...
 
 class RealtvGameContext(_message.Message):
     __slots__ = ("total_bots", "total_humans", "phase_index")
@@ -65,7 +65,7 @@ class RealtvGameContext(_message.Message):
     def __init__(self, total_bots: _Optional[int] = ..., total_humans: _Optional[int] = ..., phase_index: _Optional[int] = ...) -> None: ...
 
 class RealtvObservation(_message.Message):
-    __slots__ = ("decision", "island_index", "game", "active_players", "betrayers", "eliminated_players", "current_ties", "own_score")
+    __slots__ = ("decision", "island_index", "game", "active_players", "betrayers", "eliminated_players", "current_ties", "own_score", "own_id", "day")
     class ActivePlayersEntry(_message.Message):
         __slots__ = ("key", "value")
         KEY_FIELD_NUMBER: _ClassVar[int]
@@ -102,6 +102,8 @@ class RealtvObservation(_message.Message):
     ELIMINATED_PLAYERS_FIELD_NUMBER: _ClassVar[int]
     CURRENT_TIES_FIELD_NUMBER: _ClassVar[int]
     OWN_SCORE_FIELD_NUMBER: _ClassVar[int]
+    OWN_ID_FIELD_NUMBER: _ClassVar[int]
+    DAY_FIELD_NUMBER: _ClassVar[int]
     decision: RealtvDecision
     island_index: int
     game: RealtvGameContext
@@ -109,8 +111,10 @@ class RealtvObservation(_message.Message):
     betrayers: _containers.MessageMap[str, RealtvPlayer]
     eliminated_players: _containers.MessageMap[str, RealtvPlayer]
     current_ties: _containers.MessageMap[str, RealtvPlayer]
-    own_score: int
-    def __init__(self, decision: _Optional[_Union[RealtvDecision, str]] = ..., island_index: _Optional[int] = ..., game: _Optional[_Union[RealtvGameContext, _Mapping]] = ..., active_players: _Optional[_Mapping[str, RealtvPlayer]] = ..., betrayers: _Optional[_Mapping[str, RealtvPlayer]] = ..., eliminated_players: _Optional[_Mapping[str, RealtvPlayer]] = ..., current_ties: _Optional[_Mapping[str, RealtvPlayer]] = ..., own_score: _Optional[int] = ...) -> None: ...
+    own_score: float
+    own_id: str
+    day: int
+    def __init__(self, decision: _Optional[_Union[RealtvDecision, str]] = ..., island_index: _Optional[int] = ..., game: _Optional[_Union[RealtvGameContext, _Mapping]] = ..., active_players: _Optional[_Mapping[str, RealtvPlayer]] = ..., betrayers: _Optional[_Mapping[str, RealtvPlayer]] = ..., eliminated_players: _Optional[_Mapping[str, RealtvPlayer]] = ..., current_ties: _Optional[_Mapping[str, RealtvPlayer]] = ..., own_score: _Optional[float] = ..., own_id: _Optional[str] = ..., day: _Optional[int] = ...) -> None: ...
 
 class RealtvAction(_message.Message):
     __slots__ = ("vote_id",)
