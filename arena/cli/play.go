@@ -1,0 +1,159 @@
+package cli
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/botarena/arena/arena/botspec"
+	"github.com/botarena/arena/arena/game"
+	"github.com/botarena/arena/arena/host"
+	"github.com/botarena/arena/arena/match"
+	"github.com/botarena/arena/arena/players"
+	"github.com/botarena/arena/arena/replay"
+)
+
+func newPlay() *cobra.Command {
+	var (
+		seed         uint64
+		deadline     time.Duration
+		startTimeout time.Duration
+		replayPath   string
+		matchID      string
+	)
+	cmd := &cobra.Command{
+		Use:   "play <game> BOT...",
+		Short: "Play one match (or one realtv contest) and print the result",
+		Long: "Play one match. A BOT is a .py file (optionally file.py:ClassName), a Go package directory,\n" +
+			"or an executable. Run 'arena games' for the games and their parameters.",
+		Example: "  arena play dynamite examples/python/dynamite/bot.py bots/dynamite/cmd/beatlast\n" +
+			"  arena play finger --games 100 examples/go/finger bots/finger/cmd/random",
+		Args: cobra.MinimumNArgs(1),
+	}
+	params := paramFlags(cmd)
+	cmd.Flags().Uint64Var(&seed, "seed", 0, "match seed (0: random, printed so the match can be re-run)")
+	cmd.Flags().DurationVar(&deadline, "deadline", time.Second, "time a bot has for each move")
+	cmd.Flags().DurationVar(&startTimeout, "start-timeout", host.DefaultStartTimeout, "time a bot has to start and handshake")
+	cmd.Flags().StringVar(&replayPath, "replay", "", "write the match record to this file (replay it with 'arena replay FILE')")
+	cmd.Flags().StringVar(&matchID, "match-id", "", "match id sent to the bots (default: generated)")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		spec, err := game.Lookup(args[0])
+		if err != nil {
+			return fmt.Errorf("%w: %v", ErrUsage, err)
+		}
+		bots := args[1:]
+		cfg := game.Config{Seed: seed, Params: params()}
+		if cfg.Seed == 0 {
+			cfg.Seed = uint64(time.Now().UnixNano())
+		}
+		for _, b := range bots {
+			cfg.Players = append(cfg.Players, game.Player{Name: b})
+		}
+		// Check players and parameters before starting any process.
+		if _, err := spec.NewEngine(cfg); err != nil {
+			return fmt.Errorf("%w: %v", ErrUsage, err)
+		}
+		if matchID == "" {
+			matchID = fmt.Sprintf("%s-%d", spec.Name, cfg.Seed)
+		}
+		opt := match.Options{MatchID: matchID, Deadline: deadline, StartTimeout: startTimeout}
+		if c, ok := cfg.Params["clock"]; ok {
+			secs, err := strconv.ParseFloat(c, 64)
+			if err != nil {
+				return fmt.Errorf("%w: --clock %q is not a number of seconds", ErrUsage, c)
+			}
+			opt.ClockMs = int64(secs * 1000)
+		}
+		ctx := cmd.Context()
+		out := cmd.OutOrStdout()
+		fmt.Fprintf(out, "%s: %s (seed %d)\n", spec.Name, strings.Join(bots, " vs "), cfg.Seed)
+		procs, err := players.Launch(ctx, &botspec.Resolver{}, bots, host.Options{StartTimeout: startTimeout})
+		if err != nil {
+			return err
+		}
+		defer players.CloseAll(procs)
+		ps := make([]match.Player, len(procs))
+		for i, p := range procs {
+			ps[i] = players.Process{Bot: p}
+		}
+		var rec *replay.Recorder
+		if replayPath != "" {
+			rec = replay.NewRecorder(spec.Name, matchID, cfg, bots)
+			opt.Recorder = rec
+		}
+		res, err := match.Run(ctx, spec, cfg, ps, opt)
+		if err != nil {
+			return err
+		}
+		players.CloseAll(procs)
+		printResult(out, res, bots, procs)
+		if rec != nil {
+			rec.Rec.Outcome = &res.Outcome
+			rec.Rec.Extra = map[string]any{"stats": res.Stats, "duration_ns": res.Duration}
+			if err := replay.Write(replayPath, rec.Rec); err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "replay written to %s\n", replayPath)
+		}
+		return nil
+	}
+	return cmd
+}
+
+func printResult(out io.Writer, res *match.Result, bots []string, procs []*host.Bot) {
+	o := res.Outcome
+	fmt.Fprintf(out, "\n%s\n\n", o.Summary)
+	if len(o.Table) > 0 {
+		w := tabwriter.NewWriter(out, 0, 4, 2, ' ', 0)
+		for _, row := range o.Table {
+			fmt.Fprintln(w, strings.Join(row, "\t"))
+		}
+		w.Flush()
+	}
+	if len(o.Faults) == 0 {
+		fmt.Fprintln(out, "\nno faults")
+	} else {
+		fmt.Fprintf(out, "\nfaults (%d):\n", len(o.Faults))
+		shown := 0
+		for _, f := range o.Faults {
+			if shown == 20 {
+				fmt.Fprintf(out, "  ... and %d more\n", len(o.Faults)-shown)
+				break
+			}
+			shown++
+			who := res.Seats[f.Seat].Name
+			fmt.Fprintf(out, "  %s, %s: %s, %s", who, f.Where, f.Kind, f.Penalty)
+			if f.Detail != "" {
+				fmt.Fprintf(out, "\n    %s", strings.ReplaceAll(f.Detail, "\n", "\n    "))
+			}
+			fmt.Fprintln(out)
+		}
+	}
+	// Resource use of every bot that failed.
+	failed := map[int]bool{}
+	for _, f := range o.Faults {
+		failed[res.Seats[f.Seat].Player] = true
+	}
+	for i, b := range procs {
+		if !failed[i] {
+			continue
+		}
+		u := b.Usage()
+		fmt.Fprintf(out, "  %s: %s; cpu %v, peak memory %.1f MiB\n", bots[i], b.Why(), u.CPU.Round(time.Millisecond), float64(u.PeakBytes)/(1<<20))
+	}
+	var moves int
+	var total time.Duration
+	for _, s := range res.Stats {
+		moves += s.Moves
+		total += s.Total
+	}
+	if moves > 0 {
+		fmt.Fprintf(out, "\n%d steps in %v (%d moves, mean %v per move)\n", res.Steps, res.Duration.Round(time.Millisecond),
+			moves, (total / time.Duration(moves)).Round(time.Microsecond))
+	}
+}

@@ -1,0 +1,50 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/botarena/arena/arena/game"
+	"github.com/botarena/arena/arena/replay"
+)
+
+func newReplay() *cobra.Command {
+	var quiet bool
+	cmd := &cobra.Command{
+		Use:   "replay FILE",
+		Short: "Re-run the engine on a recorded match, confirm the result, and print it turn by turn",
+		Args:  cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			rec, err := replay.Read(args[0])
+			if err != nil {
+				return err
+			}
+			out := cmd.OutOrStdout()
+			fmt.Fprintf(out, "%s %s: %s (seed %d)\n", rec.Game, rec.MatchID, strings.Join(rec.Bots, " vs "), rec.Config.Seed)
+			var seats []game.Seat
+			visit := func(st replay.Step, eng game.Engine, answers []game.Answer) {
+				if seats == nil {
+					seats = eng.Seats()
+				}
+				if quiet {
+					return
+				}
+				parts := make([]string, len(answers))
+				for i, a := range answers {
+					parts[i] = fmt.Sprintf("%s=%s", seats[a.Seat].Name, replay.ActionText(a))
+				}
+				fmt.Fprintf(out, "%5d  %s\n", st.N, strings.Join(parts, "  "))
+			}
+			o, err := replay.Run(rec, visit)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "\nreplayed: %s\nthe recorded result is confirmed\n", o.Summary)
+			return nil
+		},
+	}
+	cmd.Flags().BoolVarP(&quiet, "quiet", "q", false, "only confirm the result")
+	return cmd
+}

@@ -1,0 +1,6 @@
+// Package all links every game engine into the binary.
+package all
+
+import (
+	_ "github.com/botarena/arena/arena/games/dynamite" // registers dynamite
+)
