@@ -1,0 +1,244 @@
+package host_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/botarena/arena/arena/game"
+	"github.com/botarena/arena/arena/games/dynamite"
+	"github.com/botarena/arena/arena/host"
+	"github.com/botarena/arena/arena/match"
+	"github.com/botarena/arena/arena/players"
+)
+
+var binDir string
+
+// TestMain builds the test bots and a house bot once.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "arena-host-test-")
+	if err != nil {
+		panic(err)
+	}
+	binDir = dir
+	pkgs := map[string]string{"paper": "../../bots/dynamite/cmd/paper"}
+	for _, n := range []string{"sleeper", "exiter", "panicker", "silent", "version2", "garbage", "stopper"} {
+		pkgs[n] = "./testdata/" + n
+	}
+	for name, pkg := range pkgs {
+		out, err := exec.Command("go", "build", "-o", filepath.Join(dir, name), pkg).CombinedOutput()
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "building %s: %v\n%s", pkg, err, out)
+			os.Exit(1)
+		}
+	}
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func command(name string) host.Command {
+	return host.Command{Name: name, Path: filepath.Join(binDir, name)}
+}
+
+func launch(t *testing.T, name string) *host.Bot {
+	t.Helper()
+	b, err := host.Launch(context.Background(), command(name), host.Options{StartTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatalf("launch %s: %v", name, err)
+	}
+	t.Cleanup(b.Close)
+	return b
+}
+
+// assertGone checks the process table: no process with that pid, none in its process group.
+func assertGone(t *testing.T, pid int) {
+	t.Helper()
+	if pid <= 0 {
+		t.Fatal("no pid to check")
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for {
+		left := processesOf(pid)
+		if len(left) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("processes of bot %d still in the process table: %v", pid, left)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// processesOf lists /proc entries that are pid itself (even a zombie) or in its process group.
+func processesOf(pid int) []string {
+	ents, _ := os.ReadDir("/proc")
+	var out []string
+	for _, e := range ents {
+		p, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		s := string(b)
+		i := strings.LastIndexByte(s, ')')
+		f := strings.Fields(s[i+1:])
+		if len(f) < 3 {
+			continue
+		}
+		pgrp, _ := strconv.Atoi(f[2])
+		if p == pid || pgrp == pid {
+			out = append(out, fmt.Sprintf("pid %d state %s %s", p, f[0], s[:i+1]))
+		}
+	}
+	return out
+}
+
+func playDynamite(t *testing.T, a, b *host.Bot, deadline time.Duration) *match.Result {
+	t.Helper()
+	cfg := game.Config{Seed: 1, Players: []game.Player{{Name: a.Name}, {Name: b.Name}}}
+	res, err := match.Run(context.Background(), dynamite.Spec, cfg,
+		[]match.Player{players.Process{Bot: a}, players.Process{Bot: b}}, match.Options{MatchID: "m", Deadline: deadline})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+func TestSleeperLosesByTimeoutAndMatchEndsPromptly(t *testing.T) {
+	t.Parallel()
+	slp, pap := launch(t, "sleeper"), launch(t, "paper")
+	pid := slp.Pid()
+	t0 := time.Now()
+	res := playDynamite(t, slp, pap, 300*time.Millisecond)
+	if el := time.Since(t0); el > 300*time.Millisecond+time.Second {
+		t.Fatalf("match took %v after a 300ms timeout", el)
+	}
+	o := res.Outcome
+	if o.Players[0].Result != game.ResultLoss || o.Players[1].Result != game.ResultWin {
+		t.Fatalf("outcome %+v", o.Players)
+	}
+	if len(o.Faults) != 1 || o.Faults[0].Kind != game.FaultTimeout || o.Faults[0].Where != "round 3" {
+		t.Fatalf("faults %+v", o.Faults)
+	}
+	slp.Close()
+	assertGone(t, pid)
+}
+
+func TestExitMidMatchLosesWithStderrInReport(t *testing.T) {
+	t.Parallel()
+	ex, pap := launch(t, "exiter"), launch(t, "paper")
+	pid := ex.Pid()
+	res := playDynamite(t, ex, pap, time.Second)
+	o := res.Outcome
+	if o.Players[0].Result != game.ResultLoss || len(o.Faults) != 1 {
+		t.Fatalf("outcome %+v faults %+v", o.Players, o.Faults)
+	}
+	f := o.Faults[0]
+	if f.Kind != game.FaultCrash || f.Where != "round 5" || !strings.Contains(f.Detail, "about to die in round 5") ||
+		!strings.Contains(f.Detail, "exited with status 3") {
+		t.Fatalf("fault %+v", f)
+	}
+	ex.Close()
+	assertGone(t, pid)
+}
+
+func TestPanicInMoveLosesWithTraceback(t *testing.T) {
+	t.Parallel()
+	pn, pap := launch(t, "panicker"), launch(t, "paper")
+	pid := pn.Pid()
+	res := playDynamite(t, pn, pap, time.Second)
+	o := res.Outcome
+	if o.Players[0].Result != game.ResultLoss || len(o.Faults) != 1 {
+		t.Fatalf("outcome %+v faults %+v", o.Players, o.Faults)
+	}
+	if f := o.Faults[0]; f.Kind != game.FaultCrash || !strings.Contains(f.Detail, "deliberate failure in round 4") || f.Where != "round 4" {
+		t.Fatalf("fault %+v", f)
+	}
+	pn.Close()
+	assertGone(t, pid)
+}
+
+func TestStoppedSignalIgnoringBotIsKilledWithItsChildren(t *testing.T) {
+	t.Parallel()
+	st, pap := launch(t, "stopper"), launch(t, "paper")
+	pid := st.Pid()
+	if len(processesOf(pid)) < 2 {
+		t.Fatalf("stopper should have a child: %v", processesOf(pid))
+	}
+	res := playDynamite(t, st, pap, 300*time.Millisecond)
+	if f := res.Outcome.Faults; len(f) != 1 || f[0].Kind != game.FaultTimeout {
+		t.Fatalf("faults %+v", f)
+	}
+	t0 := time.Now()
+	st.Close()
+	if el := time.Since(t0); el > 500*time.Millisecond {
+		t.Fatalf("Close took %v", el)
+	}
+	assertGone(t, pid)
+}
+
+func TestStartFailures(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		bot  string
+		want error
+		text string
+	}{
+		{"silent", host.ErrNoHandshake, "never printed a handshake"},
+		{"version2", host.ErrVersion, "protocol \"2\""},
+		{"garbage", host.ErrBadHandshake, "malformed handshake"},
+	}
+	for _, c := range cases {
+		t.Run(c.bot, func(t *testing.T) {
+			t.Parallel()
+			t0 := time.Now()
+			b, err := host.Launch(context.Background(), command(c.bot), host.Options{StartTimeout: 700 * time.Millisecond})
+			if err == nil {
+				b.Close()
+				t.Fatal("launch succeeded")
+			}
+			if el := time.Since(t0); el > 2*time.Second {
+				t.Fatalf("failing start took %v", el)
+			}
+			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.text) || !strings.Contains(err.Error(), c.bot) {
+				t.Fatalf("error %q, want %v mentioning %q and the bot", err, c.want, c.text)
+			}
+			var se *host.StartError
+			if !errors.As(err, &se) {
+				t.Fatalf("not a StartError: %T", err)
+			}
+		})
+	}
+	// No test bot may be left anywhere.
+	time.Sleep(100 * time.Millisecond)
+	out, _ := exec.Command("pgrep", "-f", binDir).Output()
+	if s := strings.TrimSpace(string(out)); s != "" {
+		t.Fatalf("processes left: %s", s)
+	}
+}
+
+func TestLogKeepsHeadAndTail(t *testing.T) {
+	t.Parallel()
+	l := host.NewLog(10, 20)
+	for i := range 100 {
+		fmt.Fprintf(l, "line %d\n", i)
+	}
+	s := l.String()
+	if !strings.HasPrefix(s, "line 0\nlin") || !strings.Contains(s, "bytes dropped") || !strings.HasSuffix(s, "line 99\n") {
+		t.Fatalf("log %q", s)
+	}
+	if tail := l.Tail(2); len(tail) != 2 || tail[1] != "line 99" {
+		t.Fatalf("tail %q", tail)
+	}
+}

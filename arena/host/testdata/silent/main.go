@@ -1,0 +1,6 @@
+// Command silent never prints a handshake.
+package main
+
+import "time"
+
+func main() { time.Sleep(time.Hour) }
