@@ -36,8 +36,8 @@ const (
 	bothLost
 )
 
-// move is one move of the current game as it was played.
-type move struct {
+// played is one move of the current game as it was played.
+type played struct {
 	seat   int
 	action *arenav1.FingerAction
 }
@@ -52,8 +52,8 @@ type engine struct {
 	toMove  int
 	round   int // moves played in the current game
 	hands   [2]Hands
-	moves   []move // moves of the current game
-	seen    [2]int // moves[:seen[s]] were shown to seat s
+	moves   []played // moves of the current game
+	seen    [2]int   // moves[:seen[s]] were shown to seat s
 	pending [1]int
 	done    bool
 
@@ -157,7 +157,7 @@ func (e *engine) Apply(answers []game.Answer) error {
 		me, opp, err := play(e.hands[seat], e.hands[1-seat], a)
 		if err == nil {
 			e.hands[seat], e.hands[1-seat] = me, opp
-			e.moves = append(e.moves, move{seat: seat, action: a})
+			e.moves = append(e.moves, played{seat: seat, action: a})
 			e.round++
 			switch {
 			case !opp.alive():
@@ -246,22 +246,19 @@ func (e *engine) Outcome() game.Outcome {
 	for s := range 2 {
 		out.Players[s] = game.PlayerOutcome{Result: res[s], Score: score[s], Rank: ranks[s]}
 	}
-	played := e.won[0] + e.won[1] + e.bothLost
-	tally := fmt.Sprintf("%d-%d", e.won[0], e.won[1])
+	n := e.won[0] + e.won[1] + e.bothLost
+	w := 0
+	if e.won[1] > e.won[0] {
+		w = 1
+	}
+	tally := fmt.Sprintf("%d-%d", e.won[w], e.won[1-w])
 	if e.bothLost > 0 {
 		tally += fmt.Sprintf(" (%d lost by both)", e.bothLost)
 	}
-	switch res[0] {
-	case game.ResultWin:
-		out.Summary = fmt.Sprintf("%s wins %s over %d games", e.names[0], tally, played)
-	case game.ResultLoss:
-		out.Summary = fmt.Sprintf("%s wins %d-%d", e.names[1], e.won[1], e.won[0])
-		if e.bothLost > 0 {
-			out.Summary += fmt.Sprintf(" (%d lost by both)", e.bothLost)
-		}
-		out.Summary += fmt.Sprintf(" over %d games", played)
-	default:
-		out.Summary = fmt.Sprintf("draw %s over %d games", tally, played)
+	if res[0] == game.ResultDraw {
+		out.Summary = fmt.Sprintf("draw %s over %d games", tally, n)
+	} else {
+		out.Summary = fmt.Sprintf("%s wins %s over %d games", e.names[w], tally, n)
 	}
 	out.Table = [][]string{{"player", "games won", "games lost", "both lost", "faults"}}
 	for s := range 2 {
