@@ -123,12 +123,14 @@ func (r *procRunner) fail(err error) error {
 	if tail := r.log.Tail(8); len(tail) > 0 {
 		msg += "\n  last stderr lines:\n    " + strings.Join(tail, "\n    ")
 	}
-	return &StartError{Bot: r.name, Err: err, Msg: msg}
+	return &StartError{Bot: r.name, Err: err, Msg: msg, Pid: r.proc.Pid()}
 }
 
 // StartError is a failed launch; Error() names the bot and shows its last stderr lines.
 type StartError struct {
 	Bot string
+	// Pid of the process that failed (already killed).
+	Pid int
 	Err error
 	Msg string
 }
