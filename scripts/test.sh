@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# Runs every test on a fresh machine: installs what the tests need (Go modules, the Python SDK
+# with its test dependencies), checks that generated code is fresh, then runs vet, the Go tests
+# and the Python tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+step() { printf '\n== %s\n' "$*"; }
+
+step "install: Go modules, Python SDK"
+go mod download
+python3 -m pip install --quiet --disable-pip-version-check "./sdk/python[test]"
+
+step "generated code is fresh (scripts/generate.sh)"
+scripts/generate.sh >/dev/null
+if ! git diff --exit-code --stat -- proto sdk/python/src/arena_sdk/_pb; then
+  echo "generated code is stale: run scripts/generate.sh and commit the result" >&2
+  exit 1
+fi
+if [ -n "$(git status --porcelain -- proto sdk/python/src/arena_sdk/_pb)" ]; then
+  git status --porcelain -- proto sdk/python/src/arena_sdk/_pb
+  echo "generated files are missing from git: run scripts/generate.sh and commit the result" >&2
+  exit 1
+fi
+
+step "gofmt and go vet"
+bad=$(gofmt -l $(git ls-files '*.go' | grep -v '\.pb\.go$'))
+if [ -n "$bad" ]; then echo "gofmt needed: $bad" >&2; exit 1; fi
+go vet ./...
+
+step "Go tests"
+go test -count=1 -timeout 12m ./...
+
+step "Python tests"
+python3 -m pytest -q sdk/python/tests
