@@ -2,5 +2,7 @@
 package all
 
 import (
+	_ "github.com/botarena/arena/arena/games/auction"  // registers auction
 	_ "github.com/botarena/arena/arena/games/dynamite" // registers dynamite
+	_ "github.com/botarena/arena/arena/games/finger"   // registers finger
 )
