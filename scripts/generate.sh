@@ -17,7 +17,11 @@ out=sdk/python/src/arena_sdk/_pb
 rm -rf "$out"
 mkdir -p "$out"
 python3 -m grpc_tools.protoc -Iproto --python_out="$out" --pyi_out="$out" --grpc_python_out="$out" proto/arena/v1/*.proto
-# The generated modules import each other as "arena.v1.x"; make them relative to the SDK.
-find "$out" -name '*.py' -o -name '*.pyi' | xargs sed -i -E 's/^from arena\.v1 import/from arena_sdk._pb.arena.v1 import/'
-touch "$out/__init__.py" "$out/arena/__init__.py" "$out/arena/v1/__init__.py"
+# go-plugin's own services (controller, stdio, broker), from the SDK's minimal interface files.
+python3 -m grpc_tools.protoc -Isdk/python/proto --python_out="$out" --pyi_out="$out" --grpc_python_out="$out" sdk/python/proto/plugin/*.proto
+# The generated modules import each other as "arena.v1.x" / "plugin.x"; make them relative to the SDK.
+find "$out" \( -name '*.py' -o -name '*.pyi' \) -print0 | xargs -0 sed -i -E \
+  -e 's/^from arena\.v1 import/from arena_sdk._pb.arena.v1 import/' \
+  -e 's/^from plugin import/from arena_sdk._pb.plugin import/'
+touch "$out/__init__.py" "$out/arena/__init__.py" "$out/arena/v1/__init__.py" "$out/plugin/__init__.py"
 echo "generated: proto/arena/v1/*.pb.go, $out"

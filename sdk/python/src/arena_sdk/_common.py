@@ -1,0 +1,164 @@
+"""Pieces every game module shares: the clock, setups, outcomes and the seat protocol."""
+
+from __future__ import annotations
+
+import enum
+import time
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+if TYPE_CHECKING:  # the generated stubs are only needed by the seats, not by bot authors
+    from arena_sdk._pb.arena.v1 import bot_pb2
+
+_monotonic = time.monotonic
+
+
+class InvalidAnswer(Exception):
+    """Raised by a seat when the user's code returned something that is not a move of its game.
+
+    The message names the bad value; the host charges it as the game's fault for a garbage answer.
+    """
+
+
+def describe_value(value: object, limit: int = 120) -> str:
+    """A short repr of a bad answer, with its type, for error messages."""
+    try:
+        text = repr(value)
+    except Exception:  # a user object whose __repr__ raises
+        text = "<unprintable>"
+    if len(text) > limit:
+        text = text[: limit - 3] + "..."
+    return f"{text} (type {type(value).__name__})"
+
+
+class Clock:
+    """Time for the current move, set when the request arrives.
+
+    ``time_left()`` is the time until the host stops waiting for this move, in seconds.
+    ``clock_remaining`` is what was left of the seat's total clock when the request arrived, in
+    seconds (0.0 when the game has no clock).
+    """
+
+    __slots__ = ("deadline", "clock_remaining", "_received")
+
+    def __init__(self) -> None:
+        #: ``time.monotonic()`` value at which the host stops waiting for this move.
+        self.deadline: float = 0.0
+        self.clock_remaining: float = 0.0
+        self._received: float = 0.0
+
+    def time_left(self) -> float:
+        """Seconds left for the current move (may be negative once the deadline has passed)."""
+        return self.deadline - _monotonic()
+
+    def elapsed(self) -> float:
+        """Seconds since the current request arrived."""
+        return _monotonic() - self._received
+
+    def _tick(self, req: bot_pb2.ActRequest, now: float) -> None:
+        self._received = now
+        self.deadline = now + req.deadline_ms / 1000.0
+        self.clock_remaining = req.clock_remaining_ms / 1000.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class SeatInfo:
+    """What every seat learns when it opens, whatever the game."""
+
+    #: Unique id of the match (or contest) within the host run.
+    match_id: str
+    #: This seat's index, 0-based.
+    seat: int
+    #: Display names of all seats, indexed by seat.
+    players: tuple[str, ...]
+    #: Per-move deadline in seconds.
+    deadline: float
+    #: Total clock per seat in seconds, 0.0 when the game has none.
+    clock: float
+
+    @staticmethod
+    def _fields_of(req: bot_pb2.StartRequest) -> dict[str, Any]:
+        return dict(
+            match_id=req.match_id,
+            seat=req.seat,
+            players=tuple(req.players),
+            deadline=req.deadline_ms / 1000.0,
+            clock=req.clock_ms / 1000.0,
+        )
+
+
+class Result(enum.Enum):
+    """A seat's result in a finished match."""
+
+    UNSPECIFIED = 0
+    WIN = 1
+    LOSS = 2
+    DRAW = 3
+
+
+S = TypeVar("S")
+
+
+@dataclass(frozen=True)
+class Outcome(Generic[S]):
+    """Handed to ``Bot.end`` when the host closes the seat."""
+
+    result: Result
+    #: The seat's score in the game's own unit.
+    score: float
+    #: The seat's state after the final observation.
+    state: S
+
+
+class BotBase:
+    """Common hooks of every game's ``Bot`` base class.
+
+    ``name``, ``author`` and ``version`` are what the bot tells the host (``Describe``); the
+    class name is used when ``name`` is empty.
+    """
+
+    name: ClassVar[str] = ""
+    author: ClassVar[str] = ""
+    version: ClassVar[str] = ""
+
+    #: Registry name of the game; set by each game's Bot base class.
+    game: ClassVar[str] = ""
+
+
+class Seat:
+    """One open seat: turns a game's observations into the user's state and its answer into an
+    action. Each game module defines one subclass. Calls to one seat never overlap."""
+
+    __slots__ = ("bot", "lock")
+
+    game: ClassVar[str] = ""
+
+    def __init__(self, bot: Any) -> None:
+        import threading
+
+        self.bot = bot
+        self.lock = threading.Lock()
+
+    def act(self, req: bot_pb2.ActRequest, resp: bot_pb2.ActResponse, now: float) -> None:
+        """Fills ``resp``'s action, or raises InvalidAnswer or the user's exception."""
+        raise NotImplementedError
+
+    def end(self, req: bot_pb2.EndRequest) -> None:
+        """Applies the final observation (if any) and calls the bot's ``end`` hook."""
+        raise NotImplementedError
+
+    def _call_end(self, req: bot_pb2.EndRequest, state: Any) -> None:
+        hook = getattr(self.bot, "end", None)
+        if hook is not None:
+            hook(Outcome(Result(req.result) if req.result in (0, 1, 2, 3) else Result.UNSPECIFIED,
+                         req.score, state))
+
+
+def int32_or_invalid(value: object, what: str) -> int:
+    """Returns value as an int within int32, or raises InvalidAnswer naming the value."""
+    if isinstance(value, bool) or not hasattr(value, "__index__"):
+        raise InvalidAnswer(f"{what} must be a whole number, got {describe_value(value)}")
+    number = value.__index__()  # type: ignore[union-attr]
+    if not -(2**31) <= number < 2**31:
+        raise InvalidAnswer(f"{what} is out of range: {number}")
+    return number

@@ -1,0 +1,189 @@
+"""BotService and go-plugin's own services, served over one gRPC server."""
+
+from __future__ import annotations
+
+import os
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Iterator
+from typing import Any
+
+import grpc
+
+from arena_sdk import __version__, games
+from arena_sdk._common import InvalidAnswer, Seat
+from arena_sdk._pb.arena.v1 import bot_pb2, bot_pb2_grpc
+from arena_sdk._pb.plugin import (
+    broker_pb2,
+    broker_pb2_grpc,
+    controller_pb2,
+    controller_pb2_grpc,
+    stdio_pb2,
+    stdio_pb2_grpc,
+)
+from arena_sdk.loader import LoadedBot
+
+_EXCEPTION = bot_pb2.BOT_ERROR_KIND_EXCEPTION
+_INVALID = bot_pb2.BOT_ERROR_KIND_INVALID_ANSWER
+_SDK_DIR = os.path.dirname(os.path.abspath(__file__))
+_monotonic = time.monotonic
+
+
+def user_traceback(exc: BaseException) -> str:
+    """The traceback of exc without the SDK's own frames at its top."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None and tb.tb_frame.f_code.co_filename.startswith(_SDK_DIR):
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(exc), exc, tb))
+
+
+def _text(s: str) -> str:
+    """s made safe for a proto string field (no lone surrogates)."""
+    return s.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def _log(text: str) -> None:
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except Exception:  # a closed or broken stderr must not turn into a bot fault
+        pass
+
+
+class BotServicer(bot_pb2_grpc.BotServiceServicer):
+    """Serves arena.v1.BotService for one loaded bot file. Seats are keyed by (match_id, seat);
+    calls to different seats run concurrently, calls to one seat one at a time."""
+
+    def __init__(self, bot: LoadedBot) -> None:
+        self._bot = bot
+        self._seats: dict[tuple[str, int], Seat] = {}
+        self._mu = threading.Lock()
+        self._seat_classes = {g: games.seat_class(g) for g in bot.entries}
+
+    # -- BotService -------------------------------------------------------------------------
+
+    def Describe(self, request: bot_pb2.DescribeRequest, context: Any) -> bot_pb2.DescribeResponse:
+        b = self._bot
+        return bot_pb2.DescribeResponse(name=b.name, author=b.author, version=b.version,
+                                        games=sorted(b.entries), sdk=f"python/{__version__}")
+
+    def Start(self, request: bot_pb2.StartRequest, context: Any) -> bot_pb2.StartResponse:
+        game = request.game
+        entry = self._bot.entries.get(game)
+        if entry is None:
+            if game not in games.SIGNATURES:
+                msg = f"this SDK (python/{__version__}) does not know the game {game!r}"
+            else:
+                plays = ", ".join(sorted(self._bot.entries)) or "nothing"
+                msg = f"bot {self._bot.name!r} does not play {game} (it plays {plays})"
+            return bot_pb2.StartResponse(error=msg)
+        if request.WhichOneof("setup") not in (None, game):
+            return bot_pb2.StartResponse(error=f"{game} seat opened with a {request.WhichOneof('setup')} setup")
+        try:
+            seat = self._seat_classes[game](entry.make(), request)
+        except BaseException as e:  # user code (constructor or start hook) failed
+            tb = user_traceback(e)
+            _log(f"arena_sdk: opening {game} seat {request.seat} of match {request.match_id} failed:\n{tb}")
+            return bot_pb2.StartResponse(error=_text(f"{type(e).__name__}: {e}\n{tb}"))
+        with self._mu:
+            self._seats[(request.match_id, request.seat)] = seat
+        return bot_pb2.StartResponse()
+
+    def _act_into(self, req: bot_pb2.ActRequest, resp: bot_pb2.ActResponse) -> None:
+        now = _monotonic()
+        resp.step = req.step
+        seat = self._seats.get((req.match_id, req.seat))
+        if seat is None:
+            err = resp.error
+            err.kind = _INVALID
+            err.message = f"no open seat {req.seat} in match {req.match_id!r}"
+            return
+        with seat.lock:
+            try:
+                seat.act(req, resp, now)
+            except InvalidAnswer as e:
+                resp.ClearField("action")
+                err = resp.error
+                err.kind = _INVALID
+                err.message = _text(str(e))
+                _log(f"arena_sdk: invalid answer in match {req.match_id} seat {req.seat} step {req.step}: {e}\n")
+            except BaseException as e:  # any failure of user code is the seat's fault, not ours
+                resp.ClearField("action")
+                tb = user_traceback(e)
+                err = resp.error
+                err.kind = _EXCEPTION
+                err.message = _text(f"{type(e).__name__}: {e}"[:1000])
+                err.traceback = _text(tb)
+                _log(f"arena_sdk: bot raised in match {req.match_id} seat {req.seat} step {req.step}:\n{tb}")
+
+    def Act(self, request: bot_pb2.ActRequest, context: Any) -> bot_pb2.ActResponse:
+        resp = bot_pb2.ActResponse()
+        self._act_into(request, resp)
+        return resp
+
+    def ActStream(self, request_iterator: Iterator[bot_pb2.ActStreamRequest],
+                  context: Any) -> Iterator[bot_pb2.ActStreamResponse]:
+        act_into = self._act_into
+        new = bot_pb2.ActStreamResponse
+        for wrapped in request_iterator:
+            out = new()
+            act_into(wrapped.act, out.act)
+            yield out
+
+    def End(self, request: bot_pb2.EndRequest, context: Any) -> bot_pb2.EndResponse:
+        with self._mu:
+            seat = self._seats.pop((request.match_id, request.seat), None)
+        if seat is not None:
+            with seat.lock:
+                try:
+                    seat.end(request)
+                except BaseException as e:
+                    _log(f"arena_sdk: end hook of match {request.match_id} seat {request.seat} raised:\n"
+                         f"{user_traceback(e)}")
+        return bot_pb2.EndResponse()
+
+
+# -- go-plugin's services ---------------------------------------------------------------------
+
+
+class ControllerServicer(controller_pb2_grpc.GRPCControllerServicer):
+    """plugin.GRPCController: the host's Kill sends Shutdown and waits up to 2 s for an exit."""
+
+    def __init__(self, on_shutdown: Any) -> None:
+        self._on_shutdown = on_shutdown
+
+    def Shutdown(self, request: controller_pb2.Empty, context: Any) -> controller_pb2.Empty:
+        # Answer first, then exit from another thread (user threads must not keep us alive).
+        threading.Thread(target=self._on_shutdown, name="arena-shutdown", daemon=True).start()
+        return controller_pb2.Empty()
+
+
+def _wait_closed(context: Any) -> None:
+    done = threading.Event()
+    if context.add_callback(done.set):
+        done.wait()
+
+
+class StdioServicer(stdio_pb2_grpc.GRPCStdioServicer):
+    """plugin.GRPCStdio: the arena host reads the bot's raw stderr itself, so this stream stays
+    open and carries nothing."""
+
+    def StreamStdio(self, request: Any, context: Any) -> Iterator[stdio_pb2.StdioData]:
+        context.send_initial_metadata(())
+        _wait_closed(context)
+        return
+        yield  # pragma: no cover - makes this a generator
+
+
+class BrokerServicer(broker_pb2_grpc.GRPCBrokerServicer):
+    """plugin.GRPCBroker: the arena opens no extra connections; the stream stays open."""
+
+    def StartStream(self, request_iterator: Iterator[broker_pb2.ConnInfo],
+                    context: Any) -> Iterator[broker_pb2.ConnInfo]:
+        context.send_initial_metadata(())
+        for _ in request_iterator:
+            pass
+        return
+        yield  # pragma: no cover - makes this a generator

@@ -1,0 +1,32 @@
+"""The games this SDK knows, by registry name, and where each game's API lives."""
+
+from __future__ import annotations
+
+import importlib
+from typing import Final
+
+#: Game registry name -> the method a native bot implements (for messages and docs).
+SIGNATURES: Final[dict[str, str]] = {
+    "dynamite": "move(self, state) -> 'R' | 'P' | 'S' | 'D' | 'W'",
+    "finger": "move(self, state) -> Move.LEFT_TO_RIGHT ... | Move.SWITCH(left, right)",
+    "bidding": "bid(self, state) -> int",
+    "auction": "bid(self, state) -> int",
+    "realtv": "vote_for_elimination(self, ctx) and vote_for_tie(self, ctx) -> PlayerContext | id",
+}
+
+NAMES: Final[tuple[str, ...]] = tuple(SIGNATURES)
+
+
+def module(game: str):  # type: ignore[no-untyped-def]
+    """The game's API module, e.g. arena_sdk.dynamite."""
+    return importlib.import_module(f"arena_sdk.{game}")
+
+
+def bot_bases() -> dict[str, type]:
+    """Each game's native Bot base class."""
+    return {g: module(g).Bot for g in NAMES}
+
+
+def seat_class(game: str) -> type:
+    """The seat implementation of a game (internal)."""
+    return module(game)._Seat  # type: ignore[no-any-return]
