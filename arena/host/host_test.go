@@ -237,3 +237,7 @@ func TestLogKeepsHeadAndTail(t *testing.T) {
 		t.Fatalf("tail %q", tail)
 	}
 }
+
+func launchB(name string) (*host.Bot, error) {
+	return host.Launch(context.Background(), command(name), host.Options{StartTimeout: 5 * time.Second})
+}
