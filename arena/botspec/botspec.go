@@ -85,6 +85,10 @@ type Resolver struct {
 
 	mu     sync.Mutex
 	builds map[string]*build
+
+	pyOnce  sync.Once
+	pyPaths []string
+	pyErr   error
 }
 
 type build struct {
@@ -114,8 +118,12 @@ func (r *Resolver) CommandFor(s Spec) (host.Command, error) {
 		if s.Class != "" {
 			target += ":" + s.Class
 		}
+		ro, err := r.pythonRuntime(py)
+		if err != nil {
+			return host.Command{}, err
+		}
 		return host.Command{Name: s.Arg, Path: py, Args: []string{"-m", "arena_sdk", target}, Dir: filepath.Dir(s.Path),
-			ReadOnly: []string{filepath.Dir(s.Path)}}, nil
+			ReadOnly: append([]string{filepath.Dir(s.Path)}, ro...)}, nil
 	case GoPkg:
 		bin, err := r.buildGo(s.Path)
 		if err != nil {
@@ -187,4 +195,28 @@ func (r *Resolver) buildGo(dir string) (string, error) {
 		b.bin = bin
 	})
 	return b.bin, b.err
+}
+
+// pythonRuntime lists what a Python bot must be able to read (interpreter prefix, standard
+// library, site-packages with the SDK) and checks that the SDK is installed, once.
+func (r *Resolver) pythonRuntime(py string) ([]string, error) {
+	r.pyOnce.Do(func() {
+		const probe = "import sys, os, arena_sdk\n" +
+			"for p in {sys.prefix, sys.base_prefix, sys.exec_prefix, *sys.path}:\n" +
+			"    if p and os.path.isdir(p): print(os.path.realpath(p))\n"
+		out, err := exec.Command(py, "-c", probe).CombinedOutput()
+		if err != nil {
+			r.pyErr = fmt.Errorf("%w with the arena SDK: %s cannot import arena_sdk (%v); install it with: %s -m pip install ./sdk/python\n%s",
+				ErrNoPython, py, err, py, strings.TrimSpace(string(out)))
+			return
+		}
+		seen := map[string]bool{}
+		for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			if l != "" && !seen[l] {
+				seen[l] = true
+				r.pyPaths = append(r.pyPaths, l)
+			}
+		}
+	})
+	return r.pyPaths, r.pyErr
 }
