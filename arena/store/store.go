@@ -1,0 +1,594 @@
+package store
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // the pure Go SQLite driver, registered as "sqlite"
+)
+
+// Errors, wrapped with the file name and what to do.
+var (
+	// ErrNotDatabase means the file is not an SQLite database (or it is damaged).
+	ErrNotDatabase = errors.New("not an arena store")
+	// ErrForeign means the file is an SQLite database that arena did not create.
+	ErrForeign = errors.New("foreign SQLite database")
+	// ErrNewer means the store was written by a newer arena.
+	ErrNewer = errors.New("store written by a newer arena")
+	// ErrNotFound means no tournament or match matched.
+	ErrNotFound = errors.New("not found")
+	// ErrAlreadyDone means a match was already recorded as finished.
+	ErrAlreadyDone = errors.New("match already recorded as finished")
+)
+
+// applicationID marks arena stores in the SQLite header ("Arna").
+const applicationID = 0x41726e61
+
+// schemaVersion is stored in PRAGMA user_version.
+const schemaVersion = 1
+
+// Match statuses.
+const (
+	StatusPending = "pending"
+	StatusDone    = "done"
+	// StatusError is a match the runner could not finish (an engine bug); resume retries it.
+	StatusError = "error"
+)
+
+const schema = `
+CREATE TABLE IF NOT EXISTS tournaments (
+	id      INTEGER PRIMARY KEY,
+	name    TEXT NOT NULL UNIQUE,
+	game    TEXT NOT NULL,
+	config  TEXT NOT NULL,
+	created TEXT NOT NULL,
+	status  TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS bots (
+	tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+	idx      INTEGER NOT NULL,
+	name     TEXT NOT NULL,
+	spec     TEXT NOT NULL,
+	author   TEXT NOT NULL DEFAULT '',
+	language TEXT NOT NULL DEFAULT '',
+	PRIMARY KEY (tournament_id, idx)
+);
+CREATE TABLE IF NOT EXISTS matches (
+	tournament_id INTEGER NOT NULL REFERENCES tournaments(id),
+	idx         INTEGER NOT NULL,
+	match_id    TEXT NOT NULL,
+	rep         INTEGER NOT NULL,
+	seed        INTEGER NOT NULL,
+	players     TEXT NOT NULL,
+	note        TEXT NOT NULL DEFAULT '',
+	status      TEXT NOT NULL,
+	result      TEXT,
+	error       TEXT NOT NULL DEFAULT '',
+	attempts    INTEGER NOT NULL DEFAULT 0,
+	finished    TEXT,
+	duration_ns INTEGER NOT NULL DEFAULT 0,
+	PRIMARY KEY (tournament_id, idx),
+	UNIQUE (tournament_id, match_id)
+);
+CREATE TABLE IF NOT EXISTS faults (
+	tournament_id INTEGER NOT NULL,
+	match_idx INTEGER NOT NULL,
+	bot_idx   INTEGER NOT NULL,
+	seat      INTEGER NOT NULL,
+	place     TEXT NOT NULL,
+	kind      TEXT NOT NULL,
+	detail    TEXT NOT NULL,
+	penalty   TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS faults_bot ON faults(tournament_id, bot_idx);
+CREATE TABLE IF NOT EXISTS timings (
+	tournament_id INTEGER NOT NULL,
+	match_idx INTEGER NOT NULL,
+	seat      INTEGER NOT NULL,
+	bot_idx   INTEGER NOT NULL,
+	moves     INTEGER NOT NULL,
+	total_ns  INTEGER NOT NULL,
+	max_ns    INTEGER NOT NULL,
+	PRIMARY KEY (tournament_id, match_idx, seat)
+);
+CREATE TABLE IF NOT EXISTS replays (
+	tournament_id INTEGER NOT NULL,
+	match_idx INTEGER NOT NULL,
+	gz        BLOB NOT NULL,
+	PRIMARY KEY (tournament_id, match_idx)
+);
+`
+
+// Store is an open arena database. It is safe for concurrent use.
+type Store struct {
+	db   *sql.DB
+	Path string
+}
+
+// Open opens or creates the store at path. It refuses, without writing anything, a file that is
+// not an SQLite database or a database arena did not create.
+func Open(path string) (*Store, error) {
+	if err := check(path); err != nil {
+		return nil, err
+	}
+	db, err := sql.Open("sqlite", dsn(path, false))
+	if err != nil {
+		return nil, fmt.Errorf("store %s: %w", path, err)
+	}
+	// One connection: SQLite serialises writers anyway, and this keeps every transaction
+	// free of SQLITE_BUSY within one process.
+	db.SetMaxOpenConns(1)
+	s := &Store{db: db, Path: path}
+	if err := s.init(); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func dsn(path string, readOnly bool) string {
+	q := url.Values{}
+	q.Add("_pragma", "busy_timeout(10000)")
+	if readOnly {
+		q.Add("mode", "ro")
+	} else {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous(FULL)")
+		q.Add("_pragma", "foreign_keys(1)")
+	}
+	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
+}
+
+// check looks at an existing file read-only before anything may write to it.
+func check(path string) error {
+	st, err := os.Stat(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("store %s: %w", path, err)
+	}
+	if st.IsDir() {
+		return fmt.Errorf("%w: %s is a directory; give a file path with --store", ErrNotDatabase, path)
+	}
+	if st.Size() == 0 {
+		return nil // an empty file is a fresh database to SQLite; nothing to lose
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("store %s: %w", path, err)
+	}
+	head := make([]byte, 16)
+	_, err = io.ReadFull(f, head)
+	f.Close()
+	if err != nil || !bytes.Equal(head, []byte("SQLite format 3\x00")) {
+		return fmt.Errorf("%w: %s is not an SQLite database (damaged, or some other file); it was left untouched: "+
+			"move it away or give another path with --store", ErrNotDatabase, path)
+	}
+	db, err := sql.Open("sqlite", dsn(path, true))
+	if err != nil {
+		return fmt.Errorf("store %s: %w", path, err)
+	}
+	defer db.Close()
+	var app, ver, tables int
+	err = db.QueryRow("PRAGMA application_id").Scan(&app)
+	if err == nil {
+		err = db.QueryRow("PRAGMA user_version").Scan(&ver)
+	}
+	if err == nil {
+		err = db.QueryRow("SELECT count(*) FROM sqlite_master").Scan(&tables)
+	}
+	if err != nil {
+		return fmt.Errorf("%w: %s cannot be read as an SQLite database (%v); it was left untouched: "+
+			"restore it from a backup, or give another path with --store", ErrNotDatabase, path, err)
+	}
+	switch {
+	case app == applicationID && ver > schemaVersion:
+		return fmt.Errorf("%w: %s has schema version %d, this arena knows %d; use a newer arena", ErrNewer, path, ver, schemaVersion)
+	case app != applicationID && tables > 0:
+		return fmt.Errorf("%w: %s is an SQLite database that arena did not create (application_id %#x); "+
+			"it was left untouched: give another path with --store", ErrForeign, path, app)
+	}
+	return nil
+}
+
+func (s *Store) init() error {
+	tx, err := s.db.Begin()
+	if err != nil {
+		return fmt.Errorf("store %s: %w", s.Path, err)
+	}
+	defer tx.Rollback()
+	stmts := []string{schema,
+		fmt.Sprintf("PRAGMA application_id = %d", applicationID),
+		fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)}
+	for _, q := range stmts {
+		if _, err := tx.Exec(q); err != nil {
+			return fmt.Errorf("store %s: creating schema: %w", s.Path, err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store %s: %w", s.Path, err)
+	}
+	return nil
+}
+
+// Close closes the database.
+func (s *Store) Close() error { return s.db.Close() }
+
+// Tournament is one tournament's header.
+type Tournament struct {
+	ID      int64
+	Name    string
+	Game    string
+	Config  json.RawMessage
+	Created time.Time
+	Status  string
+}
+
+// Bot is one entrant.
+type Bot struct {
+	Idx      int    `json:"idx"`
+	Name     string `json:"name"`
+	Spec     string `json:"spec"`
+	Author   string `json:"author,omitempty"`
+	Language string `json:"language,omitempty"`
+}
+
+// Match is one scheduled match.
+type Match struct {
+	Idx     int    `json:"idx"`
+	MatchID string `json:"match_id"`
+	Rep     int    `json:"rep"`
+	Seed    uint64 `json:"seed"`
+	// Players lists bot indexes in seat order.
+	Players []int `json:"players"`
+	// Note says something about the draw (e.g. bots of one author at one table).
+	Note     string          `json:"note,omitempty"`
+	Status   string          `json:"status"`
+	Result   json.RawMessage `json:"result,omitempty"`
+	Error    string          `json:"error,omitempty"`
+	Attempts int             `json:"attempts"`
+	Finished time.Time       `json:"finished,omitzero"`
+	Duration time.Duration   `json:"duration_ns"`
+}
+
+// Fault is one fault charged to a bot.
+type Fault struct {
+	MatchIdx int    `json:"match_idx"`
+	BotIdx   int    `json:"bot_idx"`
+	Seat     int    `json:"seat"`
+	Where    string `json:"where"`
+	Kind     string `json:"kind"`
+	Detail   string `json:"detail,omitempty"`
+	Penalty  string `json:"penalty"`
+}
+
+// Timing is one seat's move times in one match.
+type Timing struct {
+	Seat   int
+	BotIdx int
+	Moves  int
+	Total  time.Duration
+	Max    time.Duration
+}
+
+// Finish is everything recorded when a match ends.
+type Finish struct {
+	Result   json.RawMessage
+	Faults   []Fault
+	Timings  []Timing
+	Replay   []byte // JSON; stored gzip-compressed
+	Duration time.Duration
+}
+
+// CreateTournament writes a tournament with its bots and its whole schedule in one transaction.
+func (s *Store) CreateTournament(ctx context.Context, t Tournament, bots []Bot, matches []Match) (int64, error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, err
+	}
+	defer tx.Rollback()
+	var n int
+	if err := tx.QueryRow("SELECT count(*) FROM tournaments WHERE name = ?", t.Name).Scan(&n); err != nil {
+		return 0, err
+	}
+	if n > 0 {
+		return 0, fmt.Errorf("a tournament named %q is already in %s: resume it with --resume %s, or pick another --name", t.Name, s.Path, t.Name)
+	}
+	res, err := tx.Exec("INSERT INTO tournaments(name, game, config, created, status) VALUES(?,?,?,?,?)",
+		t.Name, t.Game, string(t.Config), time.Now().UTC().Format(time.RFC3339Nano), "running")
+	if err != nil {
+		return 0, err
+	}
+	id, err := res.LastInsertId()
+	if err != nil {
+		return 0, err
+	}
+	for _, b := range bots {
+		if _, err := tx.Exec("INSERT INTO bots(tournament_id, idx, name, spec, author, language) VALUES(?,?,?,?,?,?)",
+			id, b.Idx, b.Name, b.Spec, b.Author, b.Language); err != nil {
+			return 0, err
+		}
+	}
+	ins, err := tx.Prepare("INSERT INTO matches(tournament_id, idx, match_id, rep, seed, players, note, status) VALUES(?,?,?,?,?,?,?,?)")
+	if err != nil {
+		return 0, err
+	}
+	defer ins.Close()
+	for _, m := range matches {
+		p, _ := json.Marshal(m.Players)
+		if _, err := ins.Exec(id, m.Idx, m.MatchID, m.Rep, int64(m.Seed), string(p), m.Note, StatusPending); err != nil {
+			return 0, err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("store %s: %w", s.Path, err)
+	}
+	return id, nil
+}
+
+// FindTournament finds a tournament by id or name; an empty ref means the latest one.
+func (s *Store) FindTournament(ctx context.Context, ref string) (Tournament, error) {
+	q := "SELECT id, name, game, config, created, status FROM tournaments "
+	var row *sql.Row
+	if ref == "" {
+		row = s.db.QueryRowContext(ctx, q+"ORDER BY id DESC LIMIT 1")
+	} else if id, err := strconv.ParseInt(ref, 10, 64); err == nil {
+		row = s.db.QueryRowContext(ctx, q+"WHERE id = ? OR name = ? ORDER BY name = ? DESC LIMIT 1", id, ref, ref)
+	} else {
+		row = s.db.QueryRowContext(ctx, q+"WHERE name = ?", ref)
+	}
+	t, err := scanTournament(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		if ref == "" {
+			return t, fmt.Errorf("%w: %s holds no tournament", ErrNotFound, s.Path)
+		}
+		return t, fmt.Errorf("%w: no tournament %q in %s (arena show %s lists them)", ErrNotFound, ref, s.Path, s.Path)
+	}
+	return t, err
+}
+
+type scanner interface{ Scan(...any) error }
+
+func scanTournament(r scanner) (Tournament, error) {
+	var t Tournament
+	var cfg, created string
+	if err := r.Scan(&t.ID, &t.Name, &t.Game, &cfg, &created, &t.Status); err != nil {
+		return t, err
+	}
+	t.Config = json.RawMessage(cfg)
+	t.Created, _ = time.Parse(time.RFC3339Nano, created)
+	return t, nil
+}
+
+// Tournaments lists all tournaments, oldest first.
+func (s *Store) Tournaments(ctx context.Context) ([]Tournament, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT id, name, game, config, created, status FROM tournaments ORDER BY id")
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Tournament
+	for rows.Next() {
+		t, err := scanTournament(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, t)
+	}
+	return out, rows.Err()
+}
+
+// SetStatus sets a tournament's status ("running", "finished", "interrupted").
+func (s *Store) SetStatus(ctx context.Context, id int64, status string) error {
+	_, err := s.db.ExecContext(ctx, "UPDATE tournaments SET status = ? WHERE id = ?", status, id)
+	return err
+}
+
+// Bots lists a tournament's bots by index.
+func (s *Store) Bots(ctx context.Context, id int64) ([]Bot, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT idx, name, spec, author, language FROM bots WHERE tournament_id = ? ORDER BY idx", id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Bot
+	for rows.Next() {
+		var b Bot
+		if err := rows.Scan(&b.Idx, &b.Name, &b.Spec, &b.Author, &b.Language); err != nil {
+			return nil, err
+		}
+		out = append(out, b)
+	}
+	return out, rows.Err()
+}
+
+const matchCols = "idx, match_id, rep, seed, players, note, status, result, error, attempts, finished, duration_ns"
+
+func scanMatch(r scanner) (Match, error) {
+	var m Match
+	var seed int64
+	var players string
+	var result, finished sql.NullString
+	if err := r.Scan(&m.Idx, &m.MatchID, &m.Rep, &seed, &players, &m.Note, &m.Status, &result, &m.Error, &m.Attempts, &finished, &m.Duration); err != nil {
+		return m, err
+	}
+	m.Seed = uint64(seed)
+	if err := json.Unmarshal([]byte(players), &m.Players); err != nil {
+		return m, fmt.Errorf("match %d: players %q: %w", m.Idx, players, err)
+	}
+	if result.Valid {
+		m.Result = json.RawMessage(result.String)
+	}
+	if finished.Valid {
+		m.Finished, _ = time.Parse(time.RFC3339Nano, finished.String)
+	}
+	return m, nil
+}
+
+// Matches lists a tournament's matches in schedule order.
+func (s *Store) Matches(ctx context.Context, id int64) ([]Match, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT "+matchCols+" FROM matches WHERE tournament_id = ? ORDER BY idx", id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Match
+	for rows.Next() {
+		m, err := scanMatch(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, m)
+	}
+	return out, rows.Err()
+}
+
+// Match finds one match by its index or its match id.
+func (s *Store) Match(ctx context.Context, id int64, ref string) (Match, error) {
+	idx, perr := strconv.Atoi(ref)
+	if perr != nil {
+		idx = -1
+	}
+	row := s.db.QueryRowContext(ctx, "SELECT "+matchCols+" FROM matches WHERE tournament_id = ? AND (match_id = ? OR idx = ?) ORDER BY match_id = ? DESC LIMIT 1", id, ref, idx, ref)
+	m, err := scanMatch(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return m, fmt.Errorf("%w: no match %q in tournament %d", ErrNotFound, ref, id)
+	}
+	return m, err
+}
+
+// FinishMatch records a finished match with everything it produced, in one transaction. It
+// fails with ErrAlreadyDone (and changes nothing) if the match was already finished.
+func (s *Store) FinishMatch(ctx context.Context, id int64, idx int, f Finish) error {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	if _, err := zw.Write(f.Replay); err != nil {
+		return err
+	}
+	if err := zw.Close(); err != nil {
+		return err
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	res, err := tx.Exec("UPDATE matches SET status = ?, result = ?, error = '', attempts = attempts + 1, finished = ?, duration_ns = ? "+
+		"WHERE tournament_id = ? AND idx = ? AND status != ?",
+		StatusDone, string(f.Result), time.Now().UTC().Format(time.RFC3339Nano), int64(f.Duration), id, idx, StatusDone)
+	if err != nil {
+		return fmt.Errorf("store %s: match %d: %w", s.Path, idx, err)
+	}
+	if n, _ := res.RowsAffected(); n != 1 {
+		return fmt.Errorf("%w: tournament %d match %d", ErrAlreadyDone, id, idx)
+	}
+	for _, ft := range f.Faults {
+		if _, err := tx.Exec("INSERT INTO faults(tournament_id, match_idx, bot_idx, seat, place, kind, detail, penalty) VALUES(?,?,?,?,?,?,?,?)",
+			id, idx, ft.BotIdx, ft.Seat, ft.Where, ft.Kind, ft.Detail, ft.Penalty); err != nil {
+			return err
+		}
+	}
+	for _, t := range f.Timings {
+		if _, err := tx.Exec("INSERT INTO timings(tournament_id, match_idx, seat, bot_idx, moves, total_ns, max_ns) VALUES(?,?,?,?,?,?,?)",
+			id, idx, t.Seat, t.BotIdx, t.Moves, int64(t.Total), int64(t.Max)); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.Exec("INSERT INTO replays(tournament_id, match_idx, gz) VALUES(?,?,?)", id, idx, gz.Bytes()); err != nil {
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("store %s: match %d: %w", s.Path, idx, err)
+	}
+	return nil
+}
+
+// FailMatch records that a match could not be run (an engine bug, say); it stays eligible for
+// --resume.
+func (s *Store) FailMatch(ctx context.Context, id int64, idx int, msg string) error {
+	_, err := s.db.ExecContext(ctx, "UPDATE matches SET status = ?, error = ?, attempts = attempts + 1 WHERE tournament_id = ? AND idx = ? AND status != ?",
+		StatusError, msg, id, idx, StatusDone)
+	return err
+}
+
+// Replay returns a finished match's replay JSON.
+func (s *Store) Replay(ctx context.Context, id int64, idx int) ([]byte, error) {
+	var gz []byte
+	err := s.db.QueryRowContext(ctx, "SELECT gz FROM replays WHERE tournament_id = ? AND match_idx = ?", id, idx).Scan(&gz)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, fmt.Errorf("%w: no replay for match %d", ErrNotFound, idx)
+	}
+	if err != nil {
+		return nil, err
+	}
+	zr, err := gzip.NewReader(bytes.NewReader(gz))
+	if err != nil {
+		return nil, fmt.Errorf("replay of match %d: %w", idx, err)
+	}
+	return io.ReadAll(zr)
+}
+
+// Faults lists a tournament's faults; botIdx < 0 means every bot.
+func (s *Store) Faults(ctx context.Context, id int64, botIdx int) ([]Fault, error) {
+	q := "SELECT match_idx, bot_idx, seat, place, kind, detail, penalty FROM faults WHERE tournament_id = ?"
+	args := []any{id}
+	if botIdx >= 0 {
+		q += " AND bot_idx = ?"
+		args = append(args, botIdx)
+	}
+	rows, err := s.db.QueryContext(ctx, q+" ORDER BY match_idx, rowid", args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Fault
+	for rows.Next() {
+		var f Fault
+		if err := rows.Scan(&f.MatchIdx, &f.BotIdx, &f.Seat, &f.Where, &f.Kind, &f.Detail, &f.Penalty); err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+	}
+	return out, rows.Err()
+}
+
+// BotTiming is a bot's move times summed over a tournament.
+type BotTiming struct {
+	BotIdx int
+	Moves  int
+	Total  time.Duration
+	Max    time.Duration
+}
+
+// Timings sums move times per bot.
+func (s *Store) Timings(ctx context.Context, id int64) (map[int]BotTiming, error) {
+	rows, err := s.db.QueryContext(ctx, "SELECT bot_idx, sum(moves), sum(total_ns), max(max_ns) FROM timings WHERE tournament_id = ? GROUP BY bot_idx", id)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[int]BotTiming{}
+	for rows.Next() {
+		var t BotTiming
+		if err := rows.Scan(&t.BotIdx, &t.Moves, &t.Total, &t.Max); err != nil {
+			return nil, err
+		}
+		out[t.BotIdx] = t
+	}
+	return out, rows.Err()
+}
+
+// IsNotFound reports whether err is a lookup miss.
+func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) || strings.Contains(fmt.Sprint(err), "no rows") }
