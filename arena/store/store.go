@@ -591,4 +591,6 @@ func (s *Store) Timings(ctx context.Context, id int64) (map[int]BotTiming, error
 }
 
 // IsNotFound reports whether err is a lookup miss.
-func IsNotFound(err error) bool { return errors.Is(err, ErrNotFound) || strings.Contains(fmt.Sprint(err), "no rows") }
+func IsNotFound(err error) bool {
+	return errors.Is(err, ErrNotFound) || strings.Contains(fmt.Sprint(err), "no rows")
+}
