@@ -36,10 +36,12 @@ const (
 	bothLost
 )
 
-// played is one move of the current game as it was played.
+// played is one move of the current game as it was played. It holds plain values, not the
+// answer's message: the runner and in-process bots may reuse answer messages.
 type played struct {
-	seat   int
-	action *arenav1.FingerAction
+	seat        int
+	move        arenav1.FingerMove
+	left, right int32
 }
 
 type engine struct {
@@ -128,7 +130,11 @@ func (e *engine) Observe(seat int, req *arenav1.ActRequest) {
 	if recent := e.moves[e.seen[seat]:]; len(recent) > 0 {
 		o.Recent = make([]*arenav1.FingerHistoryEntry, len(recent))
 		for i, m := range recent {
-			o.Recent[i] = &arenav1.FingerHistoryEntry{Player: e.names[m.seat], Action: m.action, Own: m.seat == seat}
+			a := &arenav1.FingerAction{Move: m.move}
+			if m.move == arenav1.FingerMove_FINGER_MOVE_SWITCH {
+				a.SwitchLeft, a.SwitchRight = m.left, m.right
+			}
+			o.Recent[i] = &arenav1.FingerHistoryEntry{Player: e.names[m.seat], Action: a, Own: m.seat == seat}
 		}
 	}
 	req.Observation = &arenav1.ActRequest_Finger{Finger: o}
@@ -157,7 +163,7 @@ func (e *engine) Apply(answers []game.Answer) error {
 		me, opp, err := play(e.hands[seat], e.hands[1-seat], a)
 		if err == nil {
 			e.hands[seat], e.hands[1-seat] = me, opp
-			e.moves = append(e.moves, played{seat: seat, action: a})
+			e.moves = append(e.moves, played{seat: seat, move: a.GetMove(), left: a.GetSwitchLeft(), right: a.GetSwitchRight()})
 			e.round++
 			switch {
 			case !opp.alive():

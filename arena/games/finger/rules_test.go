@@ -427,3 +427,14 @@ func TestFingerMoreGamesWonWinsTheMatch(t *testing.T) {
 		}
 	}
 }
+
+func TestFingerEngineDoesNotKeepAnswerMessages(t *testing.T) {
+	t.Parallel()
+	e := newMatch(t, nil)
+	a := switchMove(2, 0)
+	move(t, e, a)
+	a.Move, a.SwitchLeft = arenav1.FingerMove_FINGER_MOVE_RIGHT_TO_RIGHT, 9 // the bot reuses its message
+	if r := observe(e, 1).Recent[0].Action; r.Move != arenav1.FingerMove_FINGER_MOVE_SWITCH || r.SwitchLeft != 2 {
+		t.Fatalf("history shows %v, want the switch as played", r)
+	}
+}
