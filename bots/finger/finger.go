@@ -1,0 +1,82 @@
+package fingerbots
+
+import (
+	"math/rand/v2"
+
+	"github.com/botarena/arena/sdk"
+)
+
+// Random plays a uniformly random legal move (the house's version of the seed's example).
+func Random() sdk.Bot {
+	return sdk.Bot{Name: "random", Author: "house", Version: "1",
+		Finger: func() sdk.FingerPlayer {
+			r := rand.New(rand.NewPCG(rand.Uint64(), 1))
+			return sdk.FingerFunc(func(s *sdk.FingerState) sdk.FingerMove {
+				moves := s.LegalMoves()
+				return moves[r.IntN(len(moves))]
+			})
+		}}
+}
+
+// Strong plays the solved game: from a won position it takes the fastest win; from a drawn one
+// it keeps the draw with the move that leaves the opponent the most losing replies; from a lost
+// one it stalls as long as it can, again preferring traps.
+func Strong() sdk.Bot {
+	return sdk.Bot{Name: "strong", Author: "house", Version: "1",
+		Finger: func() sdk.FingerPlayer { return &strong{t: table(), r: rand.New(rand.NewPCG(rand.Uint64(), 2))} }}
+}
+
+type strong struct {
+	t *solution
+	r *rand.Rand
+}
+
+// trap is the share of the opponent's replies from q (its turn) that hand us a won position.
+func (b *strong) trap(q position) float64 {
+	replies := legal(q)
+	if len(replies) == 0 {
+		return 0
+	}
+	n := 0
+	for _, m := range replies {
+		if b.t.value[after(q, m).index()] == won {
+			n++
+		}
+	}
+	return float64(n) / float64(len(replies))
+}
+
+func (b *strong) Move(s *sdk.FingerState) sdk.FingerMove {
+	p := stateOf(s)
+	moves := legal(p)
+	var best sdk.FingerMove
+	bestScore, ties := 0.0, 0
+	for _, m := range moves {
+		q := after(p, m)
+		if q.ownL == 0 && q.ownR == 0 {
+			return m // the opponent has no hand left: we win now
+		}
+		// Score: winning moves first (faster is better), then draws by trap share, then losses
+		// by length and trap share.
+		var score float64
+		switch i := q.index(); b.t.value[i] {
+		case lost:
+			score = 3000 - float64(b.t.depth[i])
+		case drawn:
+			score = 1000 + b.trap(q)
+		default:
+			score = float64(b.t.depth[i]) + b.trap(q)
+		}
+		switch {
+		case ties == 0 || score > bestScore:
+			best, bestScore, ties = m, score, 1
+		case score == bestScore:
+			// Reservoir sampling keeps the choice among equals uniform.
+			ties++
+			if b.r.IntN(ties) == 0 {
+				best = m
+			}
+		}
+	}
+	return best
+}
