@@ -1,0 +1,125 @@
+package bench
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+	"time"
+)
+
+// Figure is one measured number.
+type Figure struct {
+	Section string  `json:"section"`
+	Name    string  `json:"name"`
+	Value   float64 `json:"value"`
+	Unit    string  `json:"unit"`
+	// FloorX is the value divided by the pipe round trip of the same run (time figures only).
+	FloorX float64 `json:"floor_x,omitempty"`
+	// Target says what the issue asks for, if it sets a target for this figure.
+	Target string `json:"target,omitempty"`
+	// Holds is set when the figure has a target.
+	Holds *bool  `json:"holds,omitempty"`
+	Note  string `json:"note,omitempty"`
+	// Missing says why a figure could not be measured (Value is then 0).
+	Missing string `json:"missing,omitempty"`
+}
+
+// Machine describes where the bench ran.
+type Machine struct {
+	CPUs      int    `json:"cpus"`
+	CPUModel  string `json:"cpu_model"`
+	GoVersion string `json:"go_version"`
+	Python    string `json:"python,omitempty"`
+}
+
+// Report is the outcome of one bench run.
+type Report struct {
+	Machine Machine       `json:"machine"`
+	Quick   bool          `json:"quick"`
+	Took    time.Duration `json:"took_ns"`
+	// PipeFloor is the pipe round trip p50 every FloorX is relative to.
+	PipeFloor time.Duration `json:"pipe_floor_ns"`
+	Figures   []Figure      `json:"figures"`
+}
+
+// Find returns the figure with this section and name.
+func (r *Report) Find(section, name string) (Figure, bool) {
+	for _, f := range r.Figures {
+		if f.Section == section && f.Name == name {
+			return f, true
+		}
+	}
+	return Figure{}, false
+}
+
+// WriteJSON writes the report as indented JSON.
+func (r *Report) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(r)
+}
+
+// WriteTable writes the report as a table: every figure next to the floor and its target.
+func (r *Report) WriteTable(w io.Writer) error {
+	fmt.Fprintf(w, "arena bench%s: %d CPUs, %s, %s", map[bool]string{true: " --quick"}[r.Quick], r.Machine.CPUs, r.Machine.CPUModel, r.Machine.GoVersion)
+	if r.Machine.Python != "" {
+		fmt.Fprintf(w, ", %s", r.Machine.Python)
+	}
+	fmt.Fprintf(w, "\nfloor (pipe round trip p50): %s; took %v\n\n", fmtDur(r.PipeFloor), r.Took.Round(time.Millisecond))
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "section\tfigure\tvalue\tx pipe\ttarget\tok\tnote")
+	for _, f := range r.Figures {
+		val, x, ok := f.value(), "", ""
+		if f.FloorX > 0 {
+			x = fmt.Sprintf("%.1fx", f.FloorX)
+		}
+		if f.Holds != nil {
+			ok = map[bool]string{true: "yes", false: "NO"}[*f.Holds]
+		}
+		note := f.Note
+		if f.Missing != "" {
+			note = "not measured: " + f.Missing
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", f.Section, f.Name, val, x, f.Target, ok, note)
+	}
+	return tw.Flush()
+}
+
+func (f Figure) value() string {
+	if f.Missing != "" {
+		return "-"
+	}
+	switch f.Unit {
+	case "ns":
+		return fmtDur(time.Duration(f.Value))
+	case "B":
+		if f.Value >= 1<<20 {
+			return fmt.Sprintf("%.1f MiB", f.Value/(1<<20))
+		}
+		return fmt.Sprintf("%.0f B", f.Value)
+	case "/s":
+		if f.Value >= 100 {
+			return fmt.Sprintf("%.0f/s", f.Value)
+		}
+		return fmt.Sprintf("%.2f/s", f.Value)
+	case "x":
+		return fmt.Sprintf("%.2fx", f.Value)
+	default:
+		return strings.TrimSpace(fmt.Sprintf("%.4g %s", f.Value, f.Unit))
+	}
+}
+
+func fmtDur(d time.Duration) string {
+	switch {
+	case d >= time.Second:
+		return fmt.Sprintf("%.2fs", d.Seconds())
+	case d >= 10*time.Millisecond:
+		return fmt.Sprintf("%.0fms", float64(d)/1e6)
+	case d >= time.Millisecond:
+		return fmt.Sprintf("%.2fms", float64(d)/1e6)
+	default:
+		return fmt.Sprintf("%.1fus", float64(d)/1e3)
+	}
+}
