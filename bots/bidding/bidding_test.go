@@ -56,7 +56,6 @@ func play(t *testing.T, games int, bots [2]sdk.Bot) game.Outcome {
 	return e.Outcome()
 }
 
-
 func TestRandomBidsAreAlwaysValid(t *testing.T) {
 	t.Parallel()
 	out := play(t, 200, [2]sdk.Bot{Random(), Random()})
