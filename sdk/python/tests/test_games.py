@@ -110,6 +110,16 @@ def test_finger_history_per_game_with_who_moved() -> None:
     assert len(seat.state.history) == 2
 
 
+def test_finger_legal_moves() -> None:
+    st = finger.State(finger.Setup(match_id="m", seat=0, players=(), deadline=1, clock=0, games=1, max_rounds=5000,
+                                   own_name="a", opponent_name="b"))
+    st.own_left, st.own_right, st.opponent_left, st.opponent_right = 0, 3, 2, 0
+    assert st.legal_moves() == [finger.Move.RIGHT_TO_LEFT, (1, 2), (2, 1)]
+    assert not st.legal(finger.Move.SWITCH(3, 0)) and not st.legal(finger.Move.SWITCH(0, 3))
+    assert not st.legal(finger.Move.LEFT_TO_LEFT) and st.legal(finger.Move.SWITCH(1, 2))
+    assert finger.to_move((2**40, -1)) == (2**31 - 1, -1)  # kept out of range, never wrapped
+
+
 @pytest.mark.parametrize("bad", [None, "JUMP", (1,), (1, "2"), (True, 1), 5, [1, 2, 3]])
 def test_finger_rejects_non_moves(bad: Any) -> None:
     with pytest.raises(InvalidAnswer):
@@ -138,6 +148,7 @@ def test_bidding_bids_rebuilt_per_game() -> None:
     assert st.own_bids == [10, 20] and st.opponent_bids == [8, 30]
     assert st.side is bidding.Side.A and st.is_player_a and st.round == 3 and st.rounds_lost == 1
     assert st.opponent_name == "you" and st.own_name == "me"
+    assert (st.places_to_win(), st.places_to_lose(), st.min_bid()) == (5, 5, 1)
     act(seat, 4, bidding=dict(game=2, new_game=True, player=2, own_money=100, round=1, games_won=1))
     st = seat.state
     assert st.own_bids == [] and st.opponent_bids == [] and st.side is bidding.Side.B and st.games_won == 1
@@ -173,6 +184,7 @@ def test_auction_rounds_and_collections_rebuilt() -> None:
     st = seat.state
     assert st.rounds == [(0, "t0", "you", 5), (1, "t1", "me", 3)]
     assert st.collections == {"me": {"t1": 1}, "you": {"t0": 1}} and st.own_collection == {"t1": 1}
+    assert (st.needs("me", "t1"), st.needs("you", "t1"), st.needs("you", "t0")) == (1, 2, 1)
     assert st.item == "t0" and st.bid_item == "t1" and st.winning_bid == 3
     assert bot.seen[2]["wealth_table"] == {"me": 97, "you": 95} and bot.seen[2]["remain_time"] == {"me": 119.0}
     seat.end(bot_pb2.EndRequest(result=bot_pb2.RESULT_WIN, auction=dict(
@@ -227,6 +239,12 @@ def test_realtv_contexts_and_votes() -> None:
     assert set(seat.state.current_ties) == {"BBBBBBBBBB", "CCCCCCCCCC"}
     r = act(seat, 3, realtv=dict(decision=1, active_players=active))
     assert r.WhichOneof("action") == "realtv" and r.realtv.vote_id == ""  # no vote
+
+
+def test_realtv_helpers_break_ties_by_id() -> None:
+    ps = {i: realtv.PlayerContext(i, "n", s, 0, []) for i, s in (("C", 1), ("A", 5), ("B", 1), ("D", 5))}
+    assert realtv.weakest(ps).id == "B" and realtv.strongest(ps).id == "A"  # type: ignore[union-attr]
+    assert realtv.weakest({}) is None
 
 
 def test_realtv_rejects_non_votes() -> None:

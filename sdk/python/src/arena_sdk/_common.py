@@ -153,12 +153,3 @@ class Seat:
             hook(Outcome(Result(req.result) if req.result in (0, 1, 2, 3) else Result.UNSPECIFIED,
                          req.score, state))
 
-
-def int32_or_invalid(value: object, what: str) -> int:
-    """Returns value as an int within int32, or raises InvalidAnswer naming the value."""
-    if isinstance(value, bool) or not hasattr(value, "__index__"):
-        raise InvalidAnswer(f"{what} must be a whole number, got {describe_value(value)}")
-    number = value.__index__()  # type: ignore[union-attr]
-    if not -(2**31) <= number < 2**31:
-        raise InvalidAnswer(f"{what} is out of range: {number}")
-    return number

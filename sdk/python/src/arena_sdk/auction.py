@@ -100,7 +100,12 @@ class State(Clock):
 
     @property
     def own_collection(self) -> dict[str, int]:
+        """Works this bot owns per artist."""
         return self.collections.setdefault(self.setup.own_name, {})
+
+    def needs(self, player: str, artist: str) -> int:
+        """How many more works of artist the named player must win."""
+        return max(0, self.setup.required_count - self.collections.get(player, {}).get(artist, 0))
 
 
 class Bot(BotBase):

@@ -100,6 +100,18 @@ class State(Clock):
     def own_name(self) -> str:
         return self.setup.own_name
 
+    def places_to_win(self) -> int:
+        """How many more rounds this bot must win (net) for the bottle to reach its end."""
+        return 10 - self.bottle_position if self.side is Side.A else self.bottle_position
+
+    def places_to_lose(self) -> int:
+        """How many more rounds the opponent must win (net) to take the bottle."""
+        return 10 - self.places_to_win()
+
+    def min_bid(self) -> int:
+        """The least legal bid: 1, or 0 when this bot has no money left."""
+        return min(1, self.own_money)
+
 
 class Bot(BotBase):
     """Subclass this and implement :meth:`bid`. A new instance plays each match (all its games)."""

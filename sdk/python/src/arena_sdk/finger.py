@@ -23,7 +23,7 @@ import enum
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple, Union
 
-from arena_sdk._common import BotBase, Clock, InvalidAnswer, Outcome, SeatInfo, Seat, describe_value, int32_or_invalid
+from arena_sdk._common import BotBase, Clock, InvalidAnswer, Outcome, SeatInfo, Seat, describe_value
 
 if TYPE_CHECKING:
     from arena_sdk._pb.arena.v1 import bot_pb2, finger_pb2
@@ -130,6 +130,25 @@ class State(Clock):
     def own_name(self) -> str:
         return self.setup.own_name
 
+    def legal(self, move: FingerMove) -> bool:
+        """Whether move is legal now (an illegal move loses the game at once)."""
+        own = (self.own_left, self.own_right)
+        if isinstance(move, Hit):
+            frm, to = _HANDS[move]
+            return own[frm] > 0 and (self.opponent_left, self.opponent_right)[to] > 0
+        if not isinstance(move, tuple) or len(move) != 2:
+            return False
+        left, right = move
+        return (0 <= left <= 5 and 0 <= right <= 5 and left + right == own[0] + own[1]
+                and (left, right) != own and (right, left) != own)
+
+    def legal_moves(self) -> list[FingerMove]:
+        """Every legal move now: hits first, then switches by growing left hand."""
+        moves: list[FingerMove] = [h for h in Hit if self.legal(h)]
+        total = self.own_left + self.own_right
+        moves += [Switch(left, total - left) for left in range(6) if self.legal(Switch(left, total - left))]
+        return moves
+
     @property
     def opponent_name(self) -> str:
         return self.setup.opponent_name
@@ -151,6 +170,10 @@ class Bot(BotBase):
         """Called once when the match is over."""
 
 
+# Attacking and target hand of each hit (0 left, 1 right).
+_HANDS: Final = {Hit.LEFT_TO_LEFT: (0, 0), Hit.LEFT_TO_RIGHT: (0, 1), Hit.RIGHT_TO_LEFT: (1, 0),
+                 Hit.RIGHT_TO_RIGHT: (1, 1)}
+
 # Wire enum (arena.v1.FingerMove) <-> Hit; 5 is FINGER_MOVE_SWITCH.
 _HIT_TO_WIRE: Final = {Hit.LEFT_TO_LEFT: 1, Hit.LEFT_TO_RIGHT: 2, Hit.RIGHT_TO_LEFT: 3, Hit.RIGHT_TO_RIGHT: 4}
 _WIRE_TO_HIT: Final = {v: k for k, v in _HIT_TO_WIRE.items()}
@@ -164,12 +187,20 @@ def _from_wire(a: finger_pb2.FingerAction) -> FingerMove:
     return hit if hit is not None else Switch(a.switch_left, a.switch_right)
 
 
+def _count(n: object, move: object) -> int:
+    """A switch's finger count; out-of-range counts stay out of range (the engine rejects them)
+    rather than wrapping into a legal one."""
+    if isinstance(n, bool) or not hasattr(n, "__index__"):
+        raise InvalidAnswer(f"move() returned the switch {describe_value(move)}: counts must be whole numbers")
+    return max(-(2**31), min(2**31 - 1, n.__index__()))  # type: ignore[union-attr]
+
+
 def to_move(value: object) -> FingerMove:
     """Checks an answer: a Hit, a Switch or (left, right) tuple, or a hit's name. Raises InvalidAnswer."""
     if isinstance(value, Hit):
         return value
     if isinstance(value, tuple) and len(value) == 2:
-        return Switch(int32_or_invalid(value[0], "switch left"), int32_or_invalid(value[1], "switch right"))
+        return Switch(_count(value[0], value), _count(value[1], value))
     if isinstance(value, str):
         hit = _HIT_BY_NAME.get(value)
         if hit is not None:

@@ -30,7 +30,7 @@ from arena_sdk._common import BotBase, Clock, InvalidAnswer, Outcome, SeatInfo, 
 if TYPE_CHECKING:
     from arena_sdk._pb.arena.v1 import bot_pb2, realtv_pb2
 
-__all__ = ["Bot", "Context", "Decision", "GameContext", "PlayerContext", "Setup", "Votes", "Vote", "Outcome",
+__all__ = ["Bot", "Context", "weakest", "strongest", "Decision", "GameContext", "PlayerContext", "Setup", "Votes", "Vote", "Outcome",
            "PLAYERS_PER_ISLAND", "PHASES_PER_GAME", "SCORE_FOR_TRIAL", "SCORE_FOR_LASTMAN",
            "SCORE_FOR_ALL_TRAITORS", "DIFFICULTY_A", "DIFFICULTY_B", "INSTANCES_STRENGTH"]
 
@@ -176,9 +176,21 @@ class Bot(BotBase):
 
 
 def _players(m: object) -> dict[str, PlayerContext]:
+    # Sorted by id so that iteration order, and so a bot's choice among equals, never depends
+    # on the wire map's order.
     return {k: PlayerContext(p.id or k, p.name, p.strength, p.score,
                              [Votes(v.first_vote, v.tie_vote) for v in p.previous_moves])
-            for k, p in m.items()}  # type: ignore[attr-defined]
+            for k, p in sorted(m.items())}  # type: ignore[attr-defined]
+
+
+def weakest(players: dict[str, PlayerContext]) -> PlayerContext | None:
+    """The player of least strength (the smallest id among equals); None if there is none."""
+    return min(players.values(), key=lambda p: (p.strength, p.id), default=None)
+
+
+def strongest(players: dict[str, PlayerContext]) -> PlayerContext | None:
+    """The player of greatest strength (the smallest id among equals); None if there is none."""
+    return min(players.values(), key=lambda p: (-p.strength, p.id), default=None)
 
 
 def to_vote_id(value: object) -> str:
