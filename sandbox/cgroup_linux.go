@@ -1,0 +1,483 @@
+package sandbox
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// cgroupDirName is the directory, under the arena's own cgroup in every hierarchy it uses,
+// that holds one directory per arena process (named by its owner id), and under that one per
+// sandboxed process.
+const cgroupDirName = "arena-sandbox"
+
+// Resources the sandbox takes from cgroups.
+const (
+	cgMemory  = "memory"
+	cgPids    = "pids"
+	cgCPU     = "cpu"     // quota
+	cgCPUAcct = "cpuacct" // usage
+	cgFreezer = "freezer" // total kill
+)
+
+var cgResources = []string{cgMemory, cgPids, cgCPU, cgCPUAcct, cgFreezer}
+
+// cgroupPlan says where each resource lives on this machine: the directory under which the
+// per-owner directory is made, and whether it is cgroup v2.
+type cgroupPlan struct {
+	base map[string]string // resource -> base dir (".../arena-sandbox")
+	v2   map[string]bool
+	why  map[string]string // resource -> why it is unavailable
+}
+
+func (p *cgroupPlan) has(res string) bool { return p != nil && p.base[res] != "" }
+
+// ownCgroups parses /proc/self/cgroup: controller (or "" for v2) -> path.
+func ownCgroups() map[string]string {
+	out := map[string]string{}
+	f, err := os.Open("/proc/self/cgroup")
+	if err != nil {
+		return out
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		parts := strings.SplitN(sc.Text(), ":", 3)
+		if len(parts) != 3 {
+			continue
+		}
+		if parts[1] == "" {
+			out[""] = parts[2]
+			continue
+		}
+		for _, c := range strings.Split(parts[1], ",") {
+			out[c] = parts[2]
+		}
+	}
+	return out
+}
+
+// cgroupMounts parses /proc/self/mountinfo: controller (or "" for v2) -> mount point.
+func cgroupMounts() map[string]string {
+	out := map[string]string{}
+	f, err := os.Open("/proc/self/mountinfo")
+	if err != nil {
+		return out
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		sep := -1
+		for i, f := range fields {
+			if f == "-" {
+				sep = i
+				break
+			}
+		}
+		if sep < 0 || len(fields) < sep+4 {
+			continue
+		}
+		mnt, fstype, opts := fields[4], fields[sep+1], fields[sep+3]
+		switch fstype {
+		case "cgroup2":
+			if _, ok := out[""]; !ok {
+				out[""] = mnt
+			}
+		case "cgroup":
+			for _, o := range strings.Split(opts, ",") {
+				if _, ok := out[o]; !ok {
+					out[o] = mnt
+				}
+			}
+		}
+	}
+	return out
+}
+
+// planCgroups finds, for every resource, a place where this process may create cgroups: a v2
+// cgroup whose controllers it can delegate, else a v1 hierarchy with that controller.
+func planCgroups(owner string) *cgroupPlan {
+	p := &cgroupPlan{base: map[string]string{}, v2: map[string]bool{}, why: map[string]string{}}
+	mounts, own := cgroupMounts(), ownCgroups()
+	if len(mounts) == 0 {
+		for _, r := range cgResources {
+			p.why[r] = "no cgroup filesystem is mounted"
+		}
+		return p
+	}
+	// v2 first: one tree, one directory for everything it offers.
+	if m, ok := mounts[""]; ok {
+		dir := filepath.Join(m, own[""])
+		ctrl, _ := os.ReadFile(filepath.Join(dir, "cgroup.controllers"))
+		have := map[string]bool{}
+		for _, c := range strings.Fields(string(ctrl)) {
+			have[c] = true
+		}
+		want := []string{}
+		for _, c := range []string{"memory", "pids", "cpu"} {
+			if have[c] {
+				want = append(want, "+"+c)
+			}
+		}
+		if len(want) > 0 {
+			base := filepath.Join(dir, cgroupDirName)
+			err := enableV2(dir, want)
+			if err == nil {
+				err = os.MkdirAll(filepath.Join(base, owner), 0o755)
+			}
+			if err == nil {
+				err = enableV2(base, want)
+			}
+			if err == nil {
+				err = enableV2(filepath.Join(base, owner), want)
+			}
+			if err == nil {
+				for _, c := range want {
+					switch c[1:] {
+					case "memory":
+						p.base[cgMemory], p.v2[cgMemory] = base, true
+					case "pids":
+						p.base[cgPids], p.v2[cgPids] = base, true
+					case "cpu":
+						p.base[cgCPU], p.v2[cgCPU] = base, true
+						p.base[cgCPUAcct], p.v2[cgCPUAcct] = base, true
+					}
+				}
+				if _, err := os.Stat(filepath.Join(dir, "cgroup.kill")); err == nil {
+					p.base[cgFreezer], p.v2[cgFreezer] = base, true
+				}
+			} else {
+				for _, r := range cgResources {
+					p.why[r] = fmt.Sprintf("cgroup v2 %s: cannot delegate controllers (%v); run the arena in a cgroup of its own with delegation (systemd-run -p Delegate=yes)", dir, err)
+				}
+			}
+		}
+	}
+	for _, r := range cgResources {
+		if p.base[r] != "" {
+			continue
+		}
+		m, ok := mounts[r]
+		if !ok {
+			if p.why[r] == "" {
+				p.why[r] = "no cgroup v1 hierarchy and no cgroup v2 delegation for the " + r + " controller"
+			}
+			continue
+		}
+		base := filepath.Join(m, own[r], cgroupDirName)
+		if err := os.MkdirAll(filepath.Join(base, owner), 0o755); err != nil {
+			p.why[r] = fmt.Sprintf("cgroup v1 %s: %v", r, err)
+			continue
+		}
+		p.base[r] = base
+		delete(p.why, r)
+	}
+	return p
+}
+
+func enableV2(dir string, ctrls []string) error {
+	cur, _ := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
+	on := map[string]bool{}
+	for _, c := range strings.Fields(string(cur)) {
+		on[c] = true
+	}
+	missing := []string{}
+	for _, c := range ctrls {
+		if !on[c[1:]] {
+			missing = append(missing, c)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte(strings.Join(missing, " ")), 0)
+}
+
+// cgroup is the set of cgroup directories of one sandboxed process.
+type cgroup struct {
+	dirs map[string]string // resource -> directory
+	v2   map[string]bool
+	all  []string // unique directories, in creation order
+	cpuF *os.File // kept open so Snapshot costs one pread
+}
+
+// newCgroup makes the process's cgroups and sets its limits. The init is added by add.
+func (p *cgroupPlan) newCgroup(owner, name string, l Limits) (*cgroup, error) {
+	c := &cgroup{dirs: map[string]string{}, v2: map[string]bool{}}
+	made := map[string]bool{}
+	for _, r := range cgResources {
+		base := p.base[r]
+		if base == "" {
+			continue
+		}
+		dir := filepath.Join(base, owner, name)
+		if !made[dir] {
+			if err := os.Mkdir(dir, 0o755); err != nil && !errors.Is(err, os.ErrExist) {
+				c.remove()
+				return nil, fmt.Errorf("cgroup %s: %w", r, err)
+			}
+			made[dir] = true
+			c.all = append(c.all, dir)
+		}
+		c.dirs[r], c.v2[r] = dir, p.v2[r]
+	}
+	if err := c.setLimits(l); err != nil {
+		c.remove()
+		return nil, err
+	}
+	if d, ok := c.dirs[cgCPUAcct]; ok {
+		file := "cpuacct.usage"
+		if c.v2[cgCPUAcct] {
+			file = "cpu.stat"
+		}
+		c.cpuF, _ = os.Open(filepath.Join(d, file))
+	}
+	return c, nil
+}
+
+func (c *cgroup) write(res, file, val string) error {
+	d, ok := c.dirs[res]
+	if !ok {
+		return nil
+	}
+	if err := os.WriteFile(filepath.Join(d, file), []byte(val), 0); err != nil {
+		return fmt.Errorf("cgroup %s: %w", file, err)
+	}
+	return nil
+}
+
+func (c *cgroup) setLimits(l Limits) error {
+	if l.MemoryBytes > 0 {
+		mem := strconv.FormatInt(l.MemoryBytes, 10)
+		if c.v2[cgMemory] {
+			if err := c.write(cgMemory, "memory.max", mem); err != nil {
+				return err
+			}
+			_ = c.write(cgMemory, "memory.swap.max", "0")
+		} else {
+			if err := c.write(cgMemory, "memory.limit_in_bytes", mem); err != nil {
+				return err
+			}
+			// No swap either: memsw is the limit on memory plus swap (absent without swap accounting).
+			_ = c.write(cgMemory, "memory.memsw.limit_in_bytes", mem)
+			_ = c.write(cgMemory, "memory.swappiness", "0")
+		}
+	}
+	if l.Processes > 0 {
+		if err := c.write(cgPids, "pids.max", strconv.Itoa(l.Processes)); err != nil {
+			return err
+		}
+	}
+	if l.CPUs > 0 {
+		const period = 100000
+		quota := int64(l.CPUs * period)
+		if c.v2[cgCPU] {
+			if err := c.write(cgCPU, "cpu.max", fmt.Sprintf("%d %d", quota, period)); err != nil {
+				return err
+			}
+		} else {
+			if err := c.write(cgCPU, "cpu.cfs_period_us", strconv.Itoa(period)); err != nil {
+				return err
+			}
+			if err := c.write(cgCPU, "cpu.cfs_quota_us", strconv.FormatInt(quota, 10)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// add puts pid into every cgroup of the set.
+func (c *cgroup) add(pid int) error {
+	s := strconv.Itoa(pid)
+	for _, d := range c.all {
+		if err := os.WriteFile(filepath.Join(d, "cgroup.procs"), []byte(s), 0); err != nil {
+			return fmt.Errorf("join cgroup %s: %w", d, err)
+		}
+	}
+	return nil
+}
+
+func (c *cgroup) readInt(res, file string) int64 {
+	d, ok := c.dirs[res]
+	if !ok {
+		return 0
+	}
+	b, err := os.ReadFile(filepath.Join(d, file))
+	if err != nil {
+		return 0
+	}
+	n, _ := strconv.ParseInt(strings.TrimSpace(string(b)), 10, 64)
+	return n
+}
+
+// keyed reads "key value" lines and returns the value of key.
+func (c *cgroup) keyed(res, file, key string) int64 {
+	d, ok := c.dirs[res]
+	if !ok {
+		return 0
+	}
+	b, err := os.ReadFile(filepath.Join(d, file))
+	if err != nil {
+		return 0
+	}
+	return keyedValue(b, key)
+}
+
+func keyedValue(b []byte, key string) int64 {
+	for _, line := range strings.Split(string(b), "\n") {
+		f := strings.Fields(line)
+		if len(f) == 2 && f[0] == key {
+			n, _ := strconv.ParseInt(f[1], 10, 64)
+			return n
+		}
+	}
+	return 0
+}
+
+// cpu is the tree's CPU time so far; ok is false when no cgroup measures it.
+func (c *cgroup) cpu() (time.Duration, bool) {
+	if c == nil || c.cpuF == nil {
+		return 0, false
+	}
+	var buf [512]byte
+	n, err := c.cpuF.ReadAt(buf[:], 0)
+	if n == 0 && err != nil {
+		return 0, false
+	}
+	if c.v2[cgCPUAcct] {
+		return time.Duration(keyedValue(buf[:n], "usage_usec")) * time.Microsecond, true
+	}
+	ns, _ := strconv.ParseInt(strings.TrimSpace(string(buf[:n])), 10, 64)
+	return time.Duration(ns), true
+}
+
+func (c *cgroup) memory() int64 {
+	if c == nil {
+		return 0
+	}
+	if c.v2[cgMemory] {
+		return c.readInt(cgMemory, "memory.current")
+	}
+	return c.readInt(cgMemory, "memory.usage_in_bytes")
+}
+
+func (c *cgroup) peak() int64 {
+	if c == nil {
+		return 0
+	}
+	if c.v2[cgMemory] {
+		return c.readInt(cgMemory, "memory.peak")
+	}
+	return c.readInt(cgMemory, "memory.max_usage_in_bytes")
+}
+
+func (c *cgroup) oomKills() int {
+	if c == nil {
+		return 0
+	}
+	if c.v2[cgMemory] {
+		return int(c.keyed(cgMemory, "memory.events", "oom_kill"))
+	}
+	return int(c.keyed(cgMemory, "memory.oom_control", "oom_kill"))
+}
+
+func (c *cgroup) pidsHits() int {
+	if c == nil {
+		return 0
+	}
+	return int(c.keyed(cgPids, "pids.events", "max"))
+}
+
+// procs lists the processes left in the set's cgroups.
+func (c *cgroup) procs() []int {
+	var out []int
+	seen := map[int]bool{}
+	for _, d := range c.all {
+		b, err := os.ReadFile(filepath.Join(d, "cgroup.procs"))
+		if err != nil {
+			continue
+		}
+		for _, f := range strings.Fields(string(b)) {
+			if n, err := strconv.Atoi(f); err == nil && !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// kill kills every process in the set: v2 cgroup.kill, or v1 freeze, kill, thaw, so that
+// nothing can fork while it is being killed.
+func (c *cgroup) kill() bool {
+	if c == nil {
+		return false
+	}
+	d, ok := c.dirs[cgFreezer]
+	if !ok {
+		for _, pid := range c.procs() {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		return false
+	}
+	if c.v2[cgFreezer] {
+		return os.WriteFile(filepath.Join(d, "cgroup.kill"), []byte("1"), 0) == nil
+	}
+	state := filepath.Join(d, "freezer.state")
+	_ = os.WriteFile(state, []byte("FROZEN"), 0)
+	for i := 0; i < 50; i++ {
+		b, _ := os.ReadFile(state)
+		if strings.TrimSpace(string(b)) != "FREEZING" {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	b, _ := os.ReadFile(filepath.Join(d, "cgroup.procs"))
+	for _, f := range strings.Fields(string(b)) {
+		if n, err := strconv.Atoi(f); err == nil {
+			_ = syscall.Kill(n, syscall.SIGKILL)
+		}
+	}
+	_ = os.WriteFile(state, []byte("THAWED"), 0)
+	return true
+}
+
+// remove deletes the set's directories, killing anything still inside first.
+func (c *cgroup) remove() {
+	if c == nil {
+		return
+	}
+	if c.cpuF != nil {
+		_ = c.cpuF.Close()
+	}
+	removeCgroupDirs(c.all)
+}
+
+func removeCgroupDirs(dirs []string) {
+	for _, d := range dirs {
+		for i := 0; i < 100; i++ {
+			err := syscall.Rmdir(d)
+			if err == nil || errors.Is(err, syscall.ENOENT) {
+				break
+			}
+			if errors.Is(err, syscall.EBUSY) {
+				b, _ := os.ReadFile(filepath.Join(d, "cgroup.procs"))
+				for _, f := range strings.Fields(string(b)) {
+					if n, err := strconv.Atoi(f); err == nil {
+						_ = syscall.Kill(n, syscall.SIGKILL)
+					}
+				}
+				_ = os.WriteFile(filepath.Join(d, "freezer.state"), []byte("THAWED"), 0)
+			}
+			time.Sleep(2 * time.Millisecond)
+		}
+	}
+}

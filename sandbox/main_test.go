@@ -1,0 +1,14 @@
+package sandbox
+
+import (
+	"os"
+	"testing"
+)
+
+func TestMain(m *testing.M) {
+	Init()
+	if act := os.Getenv(actEnv); act != "" {
+		os.Exit(runAct(act))
+	}
+	os.Exit(m.Run())
+}

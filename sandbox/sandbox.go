@@ -1,0 +1,480 @@
+package sandbox
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+)
+
+// Spec says what to run.
+type Spec struct {
+	// Name labels the process in reports ("bots/paper").
+	Name string
+	Path string
+	Args []string // Args[0] is the program name, as in exec.Cmd
+	Env  []string
+	// Dir is the working directory; when it is not visible inside the sandbox (not under
+	// ReadOnly), the process starts in WorkDir.
+	Dir string
+	// ReadOnly lists host paths the process may read (its own files, its runtime). System
+	// libraries and Path itself are always added; a Python interpreter (or pyenv shim) as
+	// Path also brings its prefix and sys.path (see PythonRuntime).
+	ReadOnly []string
+	// WorkDir is a private writable directory for the process (its TMPDIR and socket dir). It
+	// must exist. It appears at the same path inside, and also as /tmp.
+	WorkDir string
+	Limits  Limits
+	// Strict makes Start fail, naming the layer, when any layer of Probe's report is missing.
+	Strict bool
+}
+
+// Errors of Start.
+var (
+	// ErrStart means the process could not be started.
+	ErrStart = errors.New("cannot start process")
+	// ErrStrict means a strict start found a sandbox layer missing.
+	ErrStrict = errors.New("sandbox layer missing")
+)
+
+// Process is a running sandboxed command: the root of its tree is the sandbox's init.
+type Process struct {
+	spec   Spec
+	limits Limits
+	plan   *plan
+	run    *initRunner
+	cg     *cgroup
+	slot   *uidSlot
+	undo   func() // unmount the work dir
+
+	stdout, stderr *outReader
+	out            atomic.Int64
+
+	started  time.Time
+	botPid   int
+	landlock int
+
+	done    chan struct{}
+	waitErr error
+
+	mu     sync.Mutex
+	reason *ExitReason // set by Kill or a limit before the end
+	exit   *initEvent
+	final  Usage
+	ended  time.Time
+}
+
+// Start launches spec in a sandbox built from every layer Probe found. The caller must read
+// Stdout and Stderr and eventually call Kill or Wait.
+func Start(spec Spec) (*Process, error) {
+	pl := getPlan()
+	if spec.Strict {
+		if miss := pl.report.Missing(); len(miss) > 0 {
+			names := make([]string, len(miss))
+			for i, m := range miss {
+				names[i] = fmt.Sprintf("%s (%s)", m.Name, m.Detail)
+			}
+			return nil, fmt.Errorf("%w %s: strict mode refuses to run without: %s", ErrStrict, spec.Name, strings.Join(names, "; "))
+		}
+	}
+	if pl.state == "" {
+		return nil, fmt.Errorf("%w %s: %s", ErrStart, spec.Name, pl.report.Layers[1].Detail)
+	}
+	l := spec.Limits.withDefaults()
+	if rt, err := pythonFor(spec); err != nil {
+		return nil, fmt.Errorf("%w %s: %v", ErrStart, spec.Name, err)
+	} else if rt != nil {
+		spec.Path = rt.Exe
+		if len(spec.Args) > 0 {
+			spec.Args = append([]string{rt.Exe}, spec.Args[1:]...)
+		}
+		spec.ReadOnly = append(append([]string{}, spec.ReadOnly...), rt.ReadOnly...)
+	}
+	p := &Process{spec: spec, limits: l, plan: pl, done: make(chan struct{})}
+	fail := func(err error) (*Process, error) {
+		p.cleanup()
+		return nil, fmt.Errorf("%w %s: %v", ErrStart, spec.Name, err)
+	}
+	cfg, err := pl.config(spec, l, nil)
+	if err != nil {
+		return fail(err)
+	}
+	if pl.root {
+		if p.slot, err = takeSlot(pl.state); err != nil {
+			return fail(err)
+		}
+		pl.uids(cfg, p.slot)
+	}
+	name := fmt.Sprintf("p%d-%d", os.Getpid(), seq.Add(1))
+	if len(pl.cg.base) > 0 {
+		if p.cg, err = pl.cg.newCgroup(owner(), name, l); err != nil {
+			return fail(err)
+		}
+	}
+	if pl.workTmpfs && spec.WorkDir != "" && p.slot != nil {
+		uid := p.slot.botUID()
+		if p.undo, err = mountWork(pl.state, spec.WorkDir, name, uid, uid, l.DiskBytes); err != nil {
+			return fail(err)
+		}
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return fail(err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		_ = outR.Close()
+		_ = outW.Close()
+		return fail(err)
+	}
+	p.stdout, p.stderr = &outReader{f: outR, p: p}, &outReader{f: errR, p: p}
+	p.started = time.Now()
+	run, err := pl.startInit(cfg, p.slot, p.cg, outW, errW)
+	_ = outW.Close()
+	_ = errW.Close()
+	if err != nil {
+		p.stdout.close()
+		p.stderr.close()
+		return fail(err)
+	}
+	p.run = run
+	ev := run.next(startTimeout)
+	if ev.Event != "started" {
+		p.killTree()
+		_ = run.cmd.Wait()
+		p.stdout.close()
+		p.stderr.close()
+		msg := "the sandbox init ended before starting the program"
+		if ev.Event == "error" {
+			msg = ev.Step + ": " + ev.Error
+		}
+		return fail(errors.New(msg))
+	}
+	p.botPid, p.landlock = ev.Pid, ev.Landlock
+	go p.waiter()
+	go p.watch()
+	return p, nil
+}
+
+var seq atomic.Int64
+
+// Pid of the sandbox's root process (its init): the whole tree hangs below it.
+func (p *Process) Pid() int { return p.run.cmd.Process.Pid }
+
+// Stdout of the process. It reaches EOF when every process of the tree has closed it.
+func (p *Process) Stdout() io.Reader { return p.stdout }
+
+// Stderr of the process.
+func (p *Process) Stderr() io.Reader { return p.stderr }
+
+// Done is closed once the process tree is gone and measured.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Wait waits until the whole tree is gone. It returns nil for a clean exit (status 0) and an
+// error carrying the ExitReason otherwise.
+func (p *Process) Wait() error {
+	<-p.done
+	return p.waitErr
+}
+
+// waiter reaps the init, takes the final measurements and releases everything.
+func (p *Process) waiter() {
+	_ = p.run.cmd.Wait()
+	var exit *initEvent
+	select {
+	case ev := <-p.run.last:
+		exit = &ev
+	case <-time.After(200 * time.Millisecond):
+	}
+	// A tree without a PID namespace may outlive its init: make sure it does not.
+	if !p.plan.pidns {
+		p.killTree()
+	}
+	u := p.measure()
+	p.mu.Lock()
+	p.exit = exit
+	p.ended = time.Now()
+	u.Wall = p.ended.Sub(p.started)
+	if exit != nil && u.CPU == 0 {
+		u.CPU = time.Duration(exit.UserUsec+exit.SysUsec) * time.Microsecond
+	}
+	if exit != nil && u.PeakBytes == 0 {
+		u.PeakBytes = exit.MaxRSSKB * 1024
+	}
+	p.final = u
+	p.mu.Unlock()
+	if r := p.Reason(); r.Kind != KindExited || r.Status != 0 {
+		p.waitErr = &ExitError{Name: p.spec.Name, Reason: r}
+	}
+	p.cleanup()
+	close(p.done)
+	// Readers still get what is buffered in the pipes; close them if nobody finishes.
+	time.AfterFunc(2*time.Second, func() {
+		p.stdout.close()
+		p.stderr.close()
+	})
+}
+
+// ExitError is what Wait returns when the process did not exit cleanly.
+type ExitError struct {
+	Name   string
+	Reason ExitReason
+}
+
+func (e *ExitError) Error() string { return e.Name + ": " + e.Reason.String() }
+
+// measure reads the tree's totals while its cgroups still exist.
+func (p *Process) measure() Usage {
+	u := Usage{OutputBytes: p.out.Load()}
+	if p.cg != nil {
+		u.CPU, _ = p.cg.cpu()
+		u.PeakBytes = p.cg.peak()
+		u.OOMKills = p.cg.oomKills()
+		u.ProcessLimitHits = p.cg.pidsHits()
+	}
+	return u
+}
+
+func (p *Process) cleanup() {
+	if p.cg != nil {
+		p.cg.remove()
+	}
+	if p.undo != nil {
+		p.undo()
+	}
+	p.slot.release()
+}
+
+// Kill removes the whole process tree and returns once it is gone.
+func (p *Process) Kill() error {
+	return p.KillFor(KindKilled, "stopped by the arena")
+}
+
+// KillFor kills the tree and records why (a Kind constant and details), unless the process
+// already ended or was already killed for another reason.
+func (p *Process) KillFor(kind, detail string) error {
+	p.mu.Lock()
+	if p.reason == nil && p.exit == nil {
+		p.reason = &ExitReason{Kind: kind, Detail: detail}
+	}
+	p.mu.Unlock()
+	p.killTree()
+	select {
+	case <-p.done:
+		return nil
+	case <-time.After(3 * time.Second):
+		return fmt.Errorf("sandbox %s: process tree still not gone 3s after kill", p.spec.Name)
+	}
+}
+
+// killTree sends SIGKILL to everything: the cgroup (frozen first), the init (whose death
+// empties its PID namespace), and without a PID namespace the init's process group and its
+// descendants, repeatedly until none is left.
+func (p *Process) killTree() {
+	p.cg.kill()
+	if p.run == nil || p.run.cmd == nil || p.run.cmd.Process == nil {
+		return
+	}
+	pid := p.run.cmd.Process.Pid
+	if p.plan.pidns {
+		_ = syscall.Kill(pid, syscall.SIGKILL)
+		return
+	}
+	for i := 0; i < 50; i++ {
+		_ = syscall.Kill(-pid, syscall.SIGKILL)
+		kids := descendants(pid)
+		for _, k := range kids {
+			_ = syscall.Kill(k, syscall.SIGKILL)
+		}
+		if len(kids) == 0 {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	_ = syscall.Kill(pid, syscall.SIGKILL)
+}
+
+// Reason explains how the process ended; KindRunning before the end.
+func (p *Process) Reason() ExitReason {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ended.IsZero() {
+		return ExitReason{Kind: KindRunning}
+	}
+	if p.reason != nil && p.reason.Kind != KindKilled {
+		return *p.reason // a limit the sandbox enforced
+	}
+	u := p.final
+	oom := ExitReason{Kind: KindMemoryLimit, Detail: fmt.Sprintf("%d process(es) killed for using more than %s",
+		u.OOMKills, bytesText(p.limits.MemoryBytes))}
+	ev := p.exit
+	if ev == nil {
+		// Killed before the main program ended on its own.
+		switch {
+		case p.reason != nil:
+			return *p.reason
+		case u.OOMKills > 0:
+			return oom
+		}
+		return ExitReason{Kind: KindSandbox, Detail: "the sandbox init died (" + p.run.cmd.ProcessState.String() + ")"}
+	}
+	if u.OOMKills > 0 && (ev.Signal != 0 || ev.Status != 0) {
+		oom.Signal = syscall.Signal(ev.Signal)
+		return oom
+	}
+	if ev.Signal == 0 {
+		r := ExitReason{Kind: KindExited, Status: ev.Status}
+		if ev.Status != 0 && u.ProcessLimitHits > 0 {
+			r.Detail = fmt.Sprintf("after %d refused fork(s) at the process limit of %d", u.ProcessLimitHits, p.limits.Processes)
+		}
+		return r
+	}
+	sig := syscall.Signal(ev.Signal)
+	switch {
+	case sig == syscall.SIGSYS:
+		return ExitReason{Kind: KindSyscall, Signal: sig, Detail: "killed by the seccomp filter"}
+	case sig == syscall.SIGXCPU || (sig == syscall.SIGKILL && p.limits.CPUSeconds > 0 && u.CPU >= time.Duration(p.limits.CPUSeconds)*time.Second):
+		return ExitReason{Kind: KindCPULimit, Signal: sig, Detail: fmt.Sprintf("used %v of CPU, limit %ds", u.CPU.Round(time.Millisecond), p.limits.CPUSeconds)}
+	case sig == syscall.SIGXFSZ:
+		return ExitReason{Kind: KindFileLimit, Signal: sig, Detail: "wrote a file larger than " + bytesText(p.limits.FileBytes)}
+	}
+	return ExitReason{Kind: KindSignal, Signal: sig}
+}
+
+// Usage reports the tree's wall time, CPU time and peak memory. After the end it is final;
+// before, it is a live reading.
+func (p *Process) Usage() Usage {
+	p.mu.Lock()
+	if !p.ended.IsZero() {
+		u := p.final
+		p.mu.Unlock()
+		return u
+	}
+	p.mu.Unlock()
+	u := p.measure()
+	u.Wall = time.Since(p.started)
+	if u.CPU == 0 {
+		u.CPU = p.Snapshot().CPU
+	}
+	return u
+}
+
+// Snapshot reads the tree's CPU time and memory now; it costs a couple of small reads, so a
+// host can take one before and after every move.
+func (p *Process) Snapshot() Snapshot {
+	s := Snapshot{At: time.Now()}
+	if cpu, ok := p.cg.cpu(); ok {
+		s.CPU = cpu
+		s.MemoryBytes = p.cg.memory()
+		return s
+	}
+	select {
+	case <-p.done:
+		s.CPU = p.final.CPU
+		return s
+	default:
+	}
+	// No cgroup: add up /proc/<pid>/stat over the tree (reaped children included).
+	pid := p.run.cmd.Process.Pid
+	for _, q := range append([]int{pid}, descendants(pid)...) {
+		s.CPU += procCPU(q)
+	}
+	return s
+}
+
+// BotPid is the main program's pid as the sandbox's init sees it (1 < pid; inside its PID
+// namespace when there is one).
+func (p *Process) BotPid() int { return p.botPid }
+
+// Limits are the limits in force (defaults filled in).
+func (p *Process) Limits() Limits { return p.limits }
+
+// outReader counts what the tree writes and enforces the output limit.
+type outReader struct {
+	f    *os.File
+	p    *Process
+	once sync.Once
+}
+
+func (r *outReader) Read(b []byte) (int, error) {
+	n, err := r.f.Read(b)
+	if n > 0 {
+		total := r.p.out.Add(int64(n))
+		if lim := r.p.limits.OutputBytes; lim > 0 && total > lim {
+			go func() {
+				_ = r.p.KillFor(KindOutputLimit, "wrote more than "+bytesText(lim)+" to stdout and stderr")
+			}()
+		}
+	}
+	if err != nil {
+		r.close()
+		if errors.Is(err, os.ErrClosed) {
+			err = io.EOF
+		}
+	}
+	return n, err
+}
+
+func (r *outReader) close() {
+	if r != nil {
+		r.once.Do(func() { _ = r.f.Close() })
+	}
+}
+
+// watch enforces the wall time limit and the tree's total CPU time (a cgroup reading, since
+// the CPU rlimit only bounds each process alone).
+func (p *Process) watch() {
+	var wall <-chan time.Time
+	if p.limits.WallTime > 0 {
+		t := time.NewTimer(p.limits.WallTime - time.Since(p.started))
+		defer t.Stop()
+		wall = t.C
+	}
+	var tick <-chan time.Time
+	if _, ok := p.cg.cpu(); ok && p.limits.CPUSeconds > 0 {
+		t := time.NewTicker(250 * time.Millisecond)
+		defer t.Stop()
+		tick = t.C
+	}
+	limit := time.Duration(p.limits.CPUSeconds) * time.Second
+	for {
+		select {
+		case <-p.done:
+			return
+		case <-wall:
+			_ = p.KillFor(KindTimeLimit, "ran longer than "+p.limits.WallTime.String())
+			return
+		case <-tick:
+			if cpu, _ := p.cg.cpu(); cpu >= limit {
+				_ = p.KillFor(KindCPULimit, fmt.Sprintf("the tree used %v of CPU, limit %ds", cpu.Round(time.Millisecond), p.limits.CPUSeconds))
+				return
+			}
+		}
+	}
+}
+
+func bytesText(n int64) string {
+	switch {
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MiB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KiB", n>>10)
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// Env returns a clean environment: only the listed host variables, plus extra.
+func Env(keep []string, extra ...string) []string {
+	var env []string
+	for _, k := range keep {
+		if v, ok := os.LookupEnv(k); ok {
+			env = append(env, k+"="+v)
+		}
+	}
+	return append(env, extra...)
+}

@@ -1,0 +1,207 @@
+package sandbox
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// systemPaths are the host's shared libraries and loader cache: every dynamically linked
+// program (Python, most Go binaries built with cgo) needs them, and they hold no secrets.
+var systemPaths = []string{"/lib", "/lib64", "/lib32", "/usr/lib", "/usr/lib64", "/usr/lib32",
+	"/etc/ld.so.cache", "/etc/localtime", "/usr/share/zoneinfo"}
+
+// config turns a spec into what the init needs.
+func (p *plan) config(spec Spec, l Limits, extra []string) (*initConfig, error) {
+	cfg := &initConfig{
+		Name: spec.Name, Path: spec.Path, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
+		WorkDir: spec.WorkDir, RootDir: p.rootDir, Limits: l,
+		MountNS: p.mountns, PIDNS: p.pidns, UserNS: p.userns, UTSNS: p.utsns,
+		BotUID: -1, BotGID: -1, Seccomp: p.seccomp, Landlock: p.landlock, Rlimits: true,
+	}
+	if len(cfg.Args) == 0 {
+		cfg.Args = []string{spec.Path}
+	}
+	if !p.cg.has(cgMemory) && l.MemoryBytes > 0 {
+		// RLIMIT_DATA counts reserved address space, not memory: thread stacks and the Go
+		// heap's reservations need room above the real limit.
+		cfg.DataBytes = l.MemoryBytes + 2<<30
+	}
+	paths := append(append(append([]string{}, systemPaths...), spec.ReadOnly...), extra...)
+	paths = append(paths, spec.Path)
+	binds, err := resolveBinds(paths, spec.WorkDir)
+	if err != nil {
+		return nil, err
+	}
+	cfg.ReadOnly = binds
+	return cfg, nil
+}
+
+// resolveBinds turns paths into binds: each path appears at its own name, backed by what it
+// resolves to on the host (so /lib -> usr/lib still works inside); a path whose name differs
+// from its target also shows the target at the target's name. Missing paths are skipped, and
+// paths inside another bound path or the work directory are dropped.
+func resolveBinds(paths []string, workDir string) ([]bind, error) {
+	seen := map[string]bind{}
+	for _, p := range paths {
+		if p == "" || !filepath.IsAbs(p) {
+			continue
+		}
+		p = filepath.Clean(p)
+		src, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			continue
+		}
+		st, err := os.Stat(src)
+		if err != nil {
+			continue
+		}
+		for _, dst := range []string{p, src} {
+			if _, ok := seen[dst]; !ok {
+				seen[dst] = bind{Src: src, Dst: dst, Dir: st.IsDir()}
+			}
+		}
+	}
+	var out []bind
+	for _, b := range seen {
+		out = append(out, b)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Dst < out[j].Dst })
+	var kept []bind
+	for _, b := range out {
+		if workDir != "" && within(b.Dst, workDir) {
+			continue
+		}
+		covered := false
+		for _, k := range kept {
+			if k.Dir && within(b.Dst, k.Dst) {
+				rel, _ := filepath.Rel(k.Dst, b.Dst)
+				if filepath.Join(k.Src, rel) == b.Src {
+					covered = true
+					break
+				}
+			}
+		}
+		if !covered {
+			kept = append(kept, b)
+		}
+	}
+	return kept, nil
+}
+
+// within reports whether p is dir or inside it.
+func within(p, dir string) bool {
+	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
+}
+
+// startInit starts the init, puts it into its cgroups, and sends its config.
+func (p *plan) startInit(cfg *initConfig, slot *uidSlot, cg *cgroup, stdout, stderr *os.File) (*initRunner, error) {
+	run := &initRunner{events: make(chan initEvent, 4), last: make(chan initEvent, 1)}
+	cfgR, cfgW, err := os.Pipe()
+	if err != nil {
+		run.step = "pipe"
+		return run, err
+	}
+	stR, stW, err := os.Pipe()
+	if err != nil {
+		_ = cfgR.Close()
+		_ = cfgW.Close()
+		run.step = "pipe"
+		return run, err
+	}
+	extra := []*os.File{cfgR, stW}
+	if cfg.MountNS {
+		// Hand the init every bind source as a detached mount (see bindMount).
+		for i := range cfg.ReadOnly {
+			if f := detachedMount(cfg.ReadOnly[i].Src, unix.MOUNT_ATTR_RDONLY|unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV); f != nil {
+				extra = append(extra, f)
+				cfg.ReadOnly[i].FD = 2 + len(extra)
+			}
+		}
+		if cfg.WorkDir != "" {
+			if f := detachedMount(cfg.WorkDir, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV|unix.MOUNT_ATTR_NOEXEC); f != nil {
+				extra = append(extra, f)
+				cfg.WorkFD = 2 + len(extra)
+			}
+		}
+	}
+	cmd := &exec.Cmd{
+		Path: "/proc/self/exe", Args: []string{initArg0}, Env: []string{},
+		Stdout: stdout, Stderr: stderr, ExtraFiles: extra,
+		SysProcAttr: p.sysProcAttr(slot),
+	}
+	err = cmd.Start()
+	for _, f := range extra {
+		_ = f.Close()
+	}
+	if err != nil {
+		_ = cfgW.Close()
+		_ = stR.Close()
+		run.step = "clone"
+		return run, fmt.Errorf("clone: %w", err)
+	}
+	run.cmd = cmd
+	go func() {
+		defer close(run.events)
+		defer stR.Close()
+		sc := bufio.NewScanner(stR)
+		for sc.Scan() {
+			var ev initEvent
+			if json.Unmarshal(sc.Bytes(), &ev) != nil {
+				continue
+			}
+			if ev.Event == "exit" {
+				run.last <- ev
+				continue
+			}
+			select {
+			case run.events <- ev:
+			default:
+			}
+		}
+	}()
+	if cg != nil {
+		if err := cg.add(cmd.Process.Pid); err != nil {
+			_ = cfgW.Close()
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+			run.step = "cgroup"
+			return run, err
+		}
+	}
+	err = json.NewEncoder(cfgW).Encode(cfg)
+	_ = cfgW.Close()
+	if err != nil {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		run.step = "config"
+		return run, fmt.Errorf("send config to the init: %w", err)
+	}
+	return run, nil
+}
+
+// detachedMount clones path as a detached mount with the given attributes, or returns nil
+// (the init then binds the path itself, which works when it is root on the host).
+func detachedMount(path string, attrs uint64) *os.File {
+	fd, err := unix.OpenTree(unix.AT_FDCWD, path, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC)
+	if err != nil {
+		return nil
+	}
+	attr := unix.MountAttr{Attr_set: attrs}
+	if err := unix.MountSetattr(fd, "", unix.AT_EMPTY_PATH, &attr); err != nil {
+		_ = unix.Close(fd)
+		return nil
+	}
+	return os.NewFile(uintptr(fd), path)
+}
+
+// startTimeout bounds the wait for the init's first word; a real start takes milliseconds.
+const startTimeout = 10 * time.Second

@@ -1,0 +1,270 @@
+package sandbox
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+
+	"golang.org/x/sys/unix"
+)
+
+// workTag prefixes the source name of every work-directory tmpfs the sandbox mounts, so that
+// Cleanup can find the ones a crashed arena left behind.
+const workTag = "arena-sandbox-work:"
+
+// uidBase is the first host uid handed to sandboxed processes: each process gets two ids of
+// its own (its init and its bot), far above any real account and any subuid range in use.
+const (
+	uidBase  = 2_000_000_000
+	uidSlots = 8192
+)
+
+var (
+	ownerOnce sync.Once
+	ownerID   string
+)
+
+// owner names this arena process uniquely across pid reuse: "<pid>.<start time>".
+func owner() string {
+	ownerOnce.Do(func() { ownerID = procOwner(os.Getpid()) })
+	return ownerID
+}
+
+func procOwner(pid int) string {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return ""
+	}
+	s := string(b)
+	if i := strings.LastIndexByte(s, ')'); i >= 0 {
+		f := strings.Fields(s[i+1:])
+		if len(f) > 19 {
+			return strconv.Itoa(pid) + "." + f[19]
+		}
+	}
+	return ""
+}
+
+// ownerAlive reports whether the arena process named by an owner id still runs.
+func ownerAlive(id string) bool {
+	pid, err := strconv.Atoi(strings.SplitN(id, ".", 2)[0])
+	if err != nil {
+		return false
+	}
+	return procOwner(pid) == id
+}
+
+// stateDir holds the sandbox's own files: the empty mount point for new roots, uid slot
+// locks, and a record of each mounted work directory.
+func stateDir() string {
+	if os.Geteuid() == 0 {
+		return "/run/arena-sandbox"
+	}
+	return filepath.Join(os.TempDir(), "arena-sandbox-"+strconv.Itoa(os.Geteuid()))
+}
+
+func ensureState() (string, error) {
+	dir := stateDir()
+	for _, d := range []string{dir, filepath.Join(dir, "root"), filepath.Join(dir, "slots"), filepath.Join(dir, "work", owner())} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			return "", fmt.Errorf("sandbox state directory: %w", err)
+		}
+	}
+	// The new root is mounted here inside each sandbox; bots must be able to walk through it.
+	_ = os.Chmod(filepath.Join(dir, "root"), 0o755)
+	return dir, nil
+}
+
+// uidSlot is a pair of host uids held (by an flock) for one sandboxed process.
+type uidSlot struct {
+	n int
+	f *os.File
+}
+
+var (
+	slotMu   sync.Mutex
+	slotNext = -1
+)
+
+// takeSlot finds a free uid slot. The lock dies with the arena, so a crash frees its slots.
+func takeSlot(state string) (*uidSlot, error) {
+	slotMu.Lock()
+	defer slotMu.Unlock()
+	if slotNext < 0 {
+		slotNext = (os.Getpid() * 61) % uidSlots
+	}
+	for i := 0; i < uidSlots; i++ {
+		n := (slotNext + i) % uidSlots
+		f, err := os.OpenFile(filepath.Join(state, "slots", strconv.Itoa(n)), os.O_RDWR|os.O_CREATE|syscall.O_CLOEXEC, 0o600)
+		if err != nil {
+			return nil, fmt.Errorf("uid slot: %w", err)
+		}
+		if err := unix.Flock(int(f.Fd()), unix.LOCK_EX|unix.LOCK_NB); err != nil {
+			_ = f.Close()
+			continue
+		}
+		slotNext = (n + 1) % uidSlots
+		return &uidSlot{n: n, f: f}, nil
+	}
+	return nil, errors.New("uid slot: all slots are in use")
+}
+
+func (s *uidSlot) initUID() int { return uidBase + 2*s.n }
+func (s *uidSlot) botUID() int  { return uidBase + 2*s.n + 1 }
+
+func (s *uidSlot) release() {
+	if s != nil && s.f != nil {
+		_ = s.f.Close()
+	}
+}
+
+// mountWork puts a size-limited tmpfs owned by the bot's uid on the work directory, in the
+// host's mount namespace (the host must see the plugin socket the bot makes there). The
+// directories already inside (the host's socket and temp dirs) are made again on top.
+func mountWork(state, dir, name string, uid, gid int, size int64) (func(), error) {
+	var subdirs []string
+	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() && p != dir {
+			rel, _ := filepath.Rel(dir, p)
+			subdirs = append(subdirs, rel)
+		}
+		return nil
+	})
+	opts := fmt.Sprintf("mode=0700,uid=%d,gid=%d,nr_inodes=%d", uid, gid, 16384)
+	if size > 0 {
+		opts += ",size=" + strconv.FormatInt(size, 10)
+	}
+	if err := unix.Mount(workTag+owner(), dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, opts); err != nil {
+		return nil, fmt.Errorf("mount work dir %s: %w", dir, err)
+	}
+	record := filepath.Join(state, "work", owner(), name)
+	_ = os.WriteFile(record, []byte(dir), 0o600)
+	undo := func() {
+		_ = unix.Unmount(dir, unix.MNT_DETACH)
+		_ = os.Remove(record)
+	}
+	for _, s := range subdirs {
+		p := filepath.Join(dir, s)
+		if err := os.MkdirAll(p, 0o700); err != nil {
+			undo()
+			return nil, err
+		}
+		if err := os.Chown(p, uid, gid); err != nil {
+			undo()
+			return nil, err
+		}
+	}
+	return undo, nil
+}
+
+// CleanupReport says what Cleanup removed.
+type CleanupReport struct {
+	Cgroups  int
+	Mounts   int
+	WorkDirs int
+	Killed   int
+}
+
+func (r CleanupReport) String() string {
+	return fmt.Sprintf("removed %d stale cgroups, %d mounts and %d work directories; killed %d leftover processes",
+		r.Cgroups, r.Mounts, r.WorkDirs, r.Killed)
+}
+
+// Cleanup removes what sandboxes of arena processes that are no longer running left behind:
+// their cgroups (killing any process still in them), their work-directory mounts and their
+// work directories. Call it once when the arena starts; Probe calls it too. It never touches
+// the state of a live arena process.
+func Cleanup() (CleanupReport, error) {
+	var rep CleanupReport
+	var errs []error
+	// Cgroups: <base>/<owner>/<process>.
+	mounts, own := cgroupMounts(), ownCgroups()
+	var bases []string
+	for key, m := range mounts {
+		bases = append(bases, filepath.Join(m, own[key], cgroupDirName))
+	}
+	for _, base := range bases {
+		owners, _ := os.ReadDir(base)
+		for _, o := range owners {
+			if !o.IsDir() || ownerAlive(o.Name()) {
+				continue
+			}
+			od := filepath.Join(base, o.Name())
+			procs, _ := os.ReadDir(od)
+			var dirs []string
+			for _, p := range procs {
+				if p.IsDir() {
+					d := filepath.Join(od, p.Name())
+					b, _ := os.ReadFile(filepath.Join(d, "cgroup.procs"))
+					rep.Killed += len(strings.Fields(string(b)))
+					dirs = append(dirs, d)
+				}
+			}
+			removeCgroupDirs(append(dirs, od))
+			rep.Cgroups += len(dirs)
+		}
+	}
+	// Work-directory mounts and their directories.
+	state := stateDir()
+	if f, err := os.Open("/proc/self/mountinfo"); err == nil {
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			fields := strings.Fields(sc.Text())
+			for i, fl := range fields {
+				if fl == "-" && i+2 < len(fields) && strings.HasPrefix(fields[i+2], workTag) {
+					if !ownerAlive(strings.TrimPrefix(fields[i+2], workTag)) {
+						if err := unix.Unmount(unescapeMount(fields[4]), unix.MNT_DETACH); err == nil {
+							rep.Mounts++
+						} else {
+							errs = append(errs, err)
+						}
+					}
+				}
+			}
+		}
+		_ = f.Close()
+	}
+	owners, _ := os.ReadDir(filepath.Join(state, "work"))
+	for _, o := range owners {
+		if ownerAlive(o.Name()) {
+			continue
+		}
+		od := filepath.Join(state, "work", o.Name())
+		recs, _ := os.ReadDir(od)
+		for _, r := range recs {
+			b, err := os.ReadFile(filepath.Join(od, r.Name()))
+			if err == nil && filepath.IsAbs(string(b)) {
+				if os.RemoveAll(string(b)) == nil {
+					rep.WorkDirs++
+				}
+			}
+		}
+		_ = os.RemoveAll(od)
+	}
+	return rep, errors.Join(errs...)
+}
+
+// unescapeMount undoes mountinfo's octal escapes (\040 for a space).
+func unescapeMount(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+3 < len(s) {
+			if n, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(n))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
