@@ -1,0 +1,115 @@
+package realtvbots
+
+import (
+	"context"
+	"strconv"
+	"testing"
+
+	"github.com/botarena/arena/arena/game"
+	"github.com/botarena/arena/arena/games/realtv"
+	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"github.com/botarena/arena/sdk"
+)
+
+// contest runs a Real TV contest in-process: one sdk.Handler per script hosts its 11
+// instances, as one bot process would, and the engine's requests go straight to it.
+func contest(t *testing.T, seed uint64, phases int, scripts ...sdk.Bot) game.Outcome {
+	t.Helper()
+	cfg := game.Config{Seed: seed, Params: map[string]string{"phases": strconv.Itoa(phases)}}
+	for _, b := range scripts {
+		cfg.Players = append(cfg.Players, game.Player{Name: b.Name})
+	}
+	e, err := realtv.Spec.NewEngine(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	hs := make([]*sdk.Handler, len(scripts))
+	for i, b := range scripts {
+		hs[i] = sdk.NewHandler(b)
+	}
+	seats := e.Seats()
+	for s, st := range seats {
+		req := &arenav1.StartRequest{MatchId: "c", Seat: int32(s), Game: "realtv", DeadlineMs: 1000}
+		e.Setup(s, req)
+		if resp, err := hs[st.Player].Start(ctx, req); err != nil || resp.GetError() != "" {
+			t.Fatalf("start seat %d: %v %s", s, err, resp.GetError())
+		}
+	}
+	for step := int64(1); !e.Done(); step++ {
+		var answers []game.Answer
+		for i, s := range e.Pending() {
+			req := &arenav1.ActRequest{MatchId: "c", Seat: int32(s), Step: step, DeadlineMs: 1000}
+			e.Observe(s, req)
+			resp := &arenav1.ActResponse{}
+			hs[seats[s].Player].ActInto(req, resp)
+			answers = append(answers, game.Answer{Seat: s, Action: resp, Order: i})
+		}
+		if err := e.Apply(answers); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for s, st := range seats {
+		req := &arenav1.EndRequest{MatchId: "c", Seat: int32(s)}
+		e.Final(s, req)
+		if _, err := hs[st.Player].End(ctx, req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return e.Outcome()
+}
+
+func logTable(t *testing.T, out game.Outcome) {
+	t.Helper()
+	t.Log(out.Summary)
+	for _, row := range out.Table {
+		if row[2] == "all 11" || row[0] == "rank" {
+			t.Log(row)
+		}
+	}
+}
+
+func TestSeedBotsPlayWithoutFaults(t *testing.T) {
+	t.Parallel()
+	out := contest(t, 1, 20, LikesThemStrong(), FillerSeeded(1))
+	logTable(t, out)
+	for _, f := range out.Faults {
+		if f.Kind != game.FaultIllegal {
+			t.Fatalf("fault %+v", f)
+		}
+	}
+}
+
+func TestSchemerBeatsSeedBotsClearly(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct {
+		name   string
+		others func(seed uint64) []sdk.Bot
+	}{
+		{"LikesThemStrong", func(uint64) []sdk.Bot { return []sdk.Bot{LikesThemStrong()} }},
+		{"Filler", func(seed uint64) []sdk.Bot { return []sdk.Bot{FillerSeeded(seed)} }},
+		{"Both", func(seed uint64) []sdk.Bot { return []sdk.Bot{LikesThemStrong(), FillerSeeded(seed)} }},
+		{"Crowd", func(seed uint64) []sdk.Bot {
+			return []sdk.Bot{LikesThemStrong(), FillerSeeded(seed), LikesThemStrong(), FillerSeeded(seed + 1), LikesThemStrong()}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			for seed := range uint64(2) {
+				out := contest(t, seed, 100, append([]sdk.Bot{Schemer()}, tc.others(seed)...)...)
+				logTable(t, out)
+				if len(out.Faults) != 0 {
+					t.Fatalf("faults: %+v", out.Faults[0])
+				}
+				best := 0.0
+				for _, p := range out.Players[1:] {
+					best = max(best, p.Score)
+				}
+				// Clearly: at least twice the best of the others' totals.
+				if out.Players[0].Rank != 1 || out.Players[0].Score < 2*best {
+					t.Fatalf("seed %d: schemer %v, best of the others %v", seed, out.Players[0].Score, best)
+				}
+			}
+		})
+	}
+}
