@@ -1,0 +1,230 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/mattn/go-isatty"
+	"github.com/schollz/progressbar/v3"
+	"github.com/spf13/cobra"
+
+	"github.com/botarena/arena/arena/game"
+	"github.com/botarena/arena/arena/host"
+	"github.com/botarena/arena/arena/store"
+	"github.com/botarena/arena/arena/tournament"
+	"github.com/botarena/arena/sandbox"
+)
+
+func init() { extraCommands = append(extraCommands, newTournament) }
+
+func newTournament() *cobra.Command {
+	var (
+		storePath, name, resume, csvPath, jsonPath string
+		seed                                       uint64
+		reps, jobs, table                          int
+		deadline, startTimeout                     time.Duration
+		fresh, plain                               bool
+	)
+	cmd := &cobra.Command{
+		Use:   "tournament <game> BOT... | --resume NAME",
+		Short: "Run a tournament (round robin, auction tables or the realtv contest) into a durable store",
+		Long: "Run a tournament and keep every match in an SQLite store (default ./arena.db).\n\n" +
+			"Two-player games are a round robin with seats swapped; multi-player games are played in\n" +
+			"tables of --table bots (default: all at one table), dealt afresh each repetition.\n" +
+			"A BOT is a .py file, a Go package directory, an executable, a folder with bot.json\n" +
+			"({\"name\",\"author\",\"language\",\"command\"}), or a folder of such submissions.\n\n" +
+			"Kill it at any time (Ctrl-C, kill -9) and continue with --resume NAME: finished matches are\n" +
+			"never played again and never lost.",
+		Example: "  arena tournament dynamite bots/dynamite/cmd/* examples/python/dynamite/bot.py --reps 2\n" +
+			"  arena tournament auction submissions/ --table 4 --reps 10 --name spring\n" +
+			"  arena tournament --resume spring --store arena.db",
+	}
+	params := paramFlags(cmd)
+	f := cmd.Flags()
+	f.StringVar(&storePath, "store", "arena.db", "SQLite store file")
+	f.StringVar(&name, "name", "", "tournament name (default: <game>-<date>-<time>)")
+	f.StringVar(&resume, "resume", "", "resume the tournament with this name or id from --store")
+	f.Uint64Var(&seed, "seed", 0, "tournament seed; every match seed derives from it (0: random, printed)")
+	f.IntVar(&reps, "reps", 1, "repetitions of the whole schedule")
+	f.IntVar(&jobs, "jobs", runtime.NumCPU(), "matches played at once")
+	f.IntVar(&table, "table", 0, "bots per table in multi-player games (0: all bots at one table)")
+	f.DurationVar(&deadline, "deadline", time.Second, "time a bot has for each move")
+	f.DurationVar(&startTimeout, "start-timeout", host.DefaultStartTimeout, "time a bot has to start and handshake")
+	f.BoolVar(&fresh, "fresh", true, "start fresh bot processes for every match (the only mode so far)")
+	f.BoolVar(&plain, "plain", false, "plain progress lines even on a terminal")
+	f.StringVar(&csvPath, "csv", "", "write standings to FILE and match results to FILE-matches (CSV)")
+	f.StringVar(&jsonPath, "json", "", "write standings and match results to FILE (JSON)")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		ctx := cmd.Context()
+		out := cmd.OutOrStdout()
+		if !fresh {
+			return fmt.Errorf("%w: --fresh=false (reusing bot processes across matches) is not supported yet", ErrUsage)
+		}
+		if jobs < 1 {
+			return fmt.Errorf("%w: --jobs must be at least 1", ErrUsage)
+		}
+		st, err := store.Open(storePath)
+		if err != nil {
+			return err
+		}
+		defer st.Close()
+		var id int64
+		if resume != "" {
+			if len(args) > 0 {
+				return fmt.Errorf("%w: --resume takes the game and bots from the store; give no arguments", ErrUsage)
+			}
+			t, err := st.FindTournament(ctx, resume)
+			if err != nil {
+				return err
+			}
+			id = t.ID
+			fmt.Fprintf(out, "resuming %s (id %d, %s) from %s\n", t.Name, t.ID, t.Game, storePath)
+		} else {
+			if len(args) < 2 {
+				return fmt.Errorf("%w: give a game and at least one bot (or a folder of bots), or --resume NAME", ErrUsage)
+			}
+			spec, err := game.Lookup(args[0])
+			if err != nil {
+				return fmt.Errorf("%w: %v", ErrUsage, err)
+			}
+			entries, skipped, err := tournament.FromArgs(args[1:])
+			if err != nil {
+				return err
+			}
+			for _, s := range skipped {
+				fmt.Fprintf(cmd.ErrOrStderr(), "skipped %s\n", s)
+			}
+			if seed == 0 {
+				seed = uint64(time.Now().UnixNano()) >> 1
+			}
+			if name == "" {
+				name = fmt.Sprintf("%s-%s", spec.Name, time.Now().Format("20060102-150405"))
+			}
+			cfg := tournament.Config{Game: spec.Name, Params: params(), Seed: seed, Reps: reps, Table: table,
+				Deadline: deadline, StartTimeout: startTimeout, Entries: entries}
+			if c, ok := cfg.Params["clock"]; ok {
+				secs, err := strconv.ParseFloat(c, 64)
+				if err != nil {
+					return fmt.Errorf("%w: --clock %q is not a number of seconds", ErrUsage, c)
+				}
+				cfg.ClockMs = int64(secs * 1000)
+			}
+			id, err = tournament.Create(ctx, st, name, cfg)
+			if err != nil {
+				return err
+			}
+			fmt.Fprintf(out, "tournament %s (id %d): %s, %d bots, seed %d, store %s\n", name, id, spec.Name, len(entries), seed, storePath)
+		}
+		prog := newProgress(out, cmd.ErrOrStderr(), plain)
+		sum, runErr := tournament.Run(ctx, st, id, tournament.Options{Jobs: jobs, OnEvent: prog.event})
+		prog.finish()
+		if sum.Played > 0 {
+			fmt.Fprintf(out, "played %d matches in %v (%.2f matches/s, %d jobs)\n", sum.Played, sum.Elapsed.Round(time.Millisecond),
+				float64(sum.Played)/sum.Elapsed.Seconds(), jobs)
+		}
+		bg := context.WithoutCancel(ctx)
+		standings, err := tournament.Compute(bg, st, id)
+		if err != nil {
+			return errors.Join(runErr, err)
+		}
+		fmt.Fprintln(out)
+		if err := standings.WriteTable(out); err != nil {
+			return err
+		}
+		if err := export(out, standings, csvPath, jsonPath); err != nil {
+			return errors.Join(runErr, err)
+		}
+		return runErr
+	}
+	return cmd
+}
+
+func export(out io.Writer, s *tournament.Standings, csvPath, jsonPath string) error {
+	if csvPath != "" {
+		mp, err := s.WriteCSV(csvPath)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "standings written to %s, match results to %s\n", csvPath, mp)
+	}
+	if jsonPath != "" {
+		if err := s.WriteJSON(jsonPath); err != nil {
+			return err
+		}
+		fmt.Fprintf(out, "standings and match results written to %s\n", jsonPath)
+	}
+	return nil
+}
+
+// progress shows a live bar on a terminal and one line per finished match otherwise.
+type progress struct {
+	mu      sync.Mutex
+	out     io.Writer
+	bar     *progressbar.ProgressBar
+	start   time.Time
+	resumed int
+	played  int
+}
+
+func newProgress(out, errw io.Writer, plain bool) *progress {
+	p := &progress{out: out, start: time.Now(), resumed: -1}
+	if f, ok := errw.(*os.File); ok && !plain && isatty.IsTerminal(f.Fd()) {
+		p.bar = progressbar.NewOptions(-1, progressbar.OptionSetWriter(f), progressbar.OptionShowCount(),
+			progressbar.OptionSetPredictTime(false), progressbar.OptionThrottle(100*time.Millisecond),
+			progressbar.OptionSetDescription("matches"), progressbar.OptionFullWidth(), progressbar.OptionClearOnFinish())
+	}
+	return p
+}
+
+func (p *progress) event(e tournament.Event) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.resumed < 0 {
+		p.resumed = e.Resumed
+		if p.bar != nil {
+			p.bar.ChangeMax(e.Total)
+			_ = p.bar.Set(e.Done)
+		}
+	}
+	if e.Kind == tournament.MatchDone {
+		p.played++
+	}
+	el := time.Since(p.start)
+	rate := float64(p.played) / el.Seconds()
+	eta := "?"
+	if rate > 0 {
+		eta = time.Duration(float64(e.Total-e.Done) / rate * float64(time.Second)).Round(time.Second).String()
+	}
+	status := fmt.Sprintf("done %d/%d, running %d, failed %d, %.2f/s, ETA %s", e.Done, e.Total, e.Running, e.Failed, rate, eta)
+	if p.bar != nil {
+		p.bar.Describe(status)
+		_ = p.bar.Set(e.Done)
+		return
+	}
+	switch e.Kind {
+	case tournament.MatchDone:
+		fmt.Fprintf(p.out, "[%s] %s: %s\n", status, e.Match.MatchID, e.Summary)
+	case tournament.MatchFailed:
+		fmt.Fprintf(p.out, "[%s] %s FAILED: %v\n", status, e.Match.MatchID, e.Err)
+	}
+}
+
+func (p *progress) finish() {
+	if p.bar != nil {
+		_ = p.bar.Finish()
+		fmt.Fprintln(p.out)
+	}
+}
+
+// The sandbox re-executes the arena binary as the init of each bot's sandbox; sandbox.Init must
+// run before anything else in that case. Calling it from a package init covers the arena
+// command even while its main does not call it; in a normal run it returns at once, and a
+// second call from main is harmless.
+func init() { sandbox.Init() }

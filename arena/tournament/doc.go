@@ -1,0 +1,23 @@
+// Package tournament schedules, runs and scores tournaments, keeping everything in an
+// arena/store database so that a run killed at any moment resumes without losing or repeating a
+// finished match.
+//
+// Formats: a game for exactly two players is a round robin with seats swapped (every pair
+// meets twice per repetition, each bot once in each seat). A game for more players is played in
+// tables: every repetition shuffles the bots (from the tournament seed) and deals them over
+// ceil(n/m) tables of at most m as evenly as possible, keeping bots of one author apart where
+// possible and noting the match when not. The realtv contest is one table holding every script
+// (the engine itself runs the 11 instances and the islands) per repetition.
+//
+// Seeds: every match's seed is derived from the tournament seed and the match id, so a resumed
+// or repeated tournament plays exactly the same matches.
+//
+// Submitted bots: a folder of entries, each either a file (a .py bot or an executable) or a
+// folder. A folder holding bot.json names its bot:
+//
+//	{"name": "alice", "author": "Alice A.", "language": "python", "command": "bot.py:MyBot"}
+//
+// where command is a path relative to that folder: a .py file (optionally :ClassName), a Go
+// package directory (".") or an executable. Without bot.json a folder is a Go package if it
+// holds .go files, else a Python bot if it holds bot.py.
+package tournament

@@ -1,0 +1,183 @@
+package tournament
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Entry is one submitted bot.
+type Entry struct {
+	Name string `json:"name"`
+	// Spec is what botspec resolves: a .py file (optionally :Class), a Go package dir, an executable.
+	Spec     string `json:"spec"`
+	Author   string `json:"author,omitempty"`
+	Language string `json:"language,omitempty"`
+}
+
+// Manifest is the bot.json of a submitted folder.
+type Manifest struct {
+	Name     string `json:"name"`
+	Author   string `json:"author"`
+	Language string `json:"language"`
+	Command  string `json:"command"`
+}
+
+// ManifestName is the manifest file in a submitted bot's folder.
+const ManifestName = "bot.json"
+
+// FromArgs turns command line bot arguments into entries; an argument that is a folder of
+// submissions (no .go files, no bot.py, no bot.json of its own) is expanded with Folder.
+func FromArgs(args []string) (entries []Entry, skipped []string, err error) {
+	for _, a := range args {
+		st, serr := os.Stat(a)
+		if serr == nil && st.IsDir() && !isBotDir(a) {
+			es, sk, err := Folder(a)
+			if err != nil {
+				return nil, nil, err
+			}
+			entries = append(entries, es...)
+			skipped = append(skipped, sk...)
+			continue
+		}
+		if serr == nil && st.IsDir() && exists(filepath.Join(a, ManifestName)) {
+			e, err := fromManifest(a)
+			if err != nil {
+				return nil, nil, err
+			}
+			entries = append(entries, e)
+			continue
+		}
+		entries = append(entries, Entry{Name: nameOf(a), Spec: a, Language: languageOf(a)})
+	}
+	return Unique(entries), skipped, nil
+}
+
+// Folder reads a folder of submitted bots, sorted by file name. Files that are neither .py
+// nor executable (READMEs, say) are returned as skipped.
+func Folder(dir string) (entries []Entry, skipped []string, err error) {
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		return nil, nil, fmt.Errorf("bots folder %s: %w", dir, err)
+	}
+	sort.Slice(des, func(i, j int) bool { return des[i].Name() < des[j].Name() })
+	for _, de := range des {
+		p := filepath.Join(dir, de.Name())
+		if strings.HasPrefix(de.Name(), ".") || strings.HasPrefix(de.Name(), "_") {
+			continue
+		}
+		if de.IsDir() {
+			switch {
+			case exists(filepath.Join(p, ManifestName)):
+				e, err := fromManifest(p)
+				if err != nil {
+					return nil, nil, err
+				}
+				entries = append(entries, e)
+			case isBotDir(p):
+				spec := p
+				if !hasGo(p) {
+					spec = filepath.Join(p, "bot.py")
+				}
+				entries = append(entries, Entry{Name: de.Name(), Spec: spec, Language: languageOf(spec)})
+			default:
+				skipped = append(skipped, p+" (folder with no bot.json, .go files or bot.py)")
+			}
+			continue
+		}
+		info, err := de.Info()
+		if err != nil {
+			return nil, nil, err
+		}
+		if strings.HasSuffix(p, ".py") || info.Mode()&0o111 != 0 {
+			entries = append(entries, Entry{Name: nameOf(p), Spec: p, Language: languageOf(p)})
+		} else {
+			skipped = append(skipped, p+" (not a .py file and not executable)")
+		}
+	}
+	if len(entries) == 0 {
+		return nil, skipped, fmt.Errorf("bots folder %s holds no bots (each bot is a .py file, an executable, or a folder with %s, .go files or bot.py)", dir, ManifestName)
+	}
+	return entries, skipped, nil
+}
+
+func fromManifest(dir string) (Entry, error) {
+	path := filepath.Join(dir, ManifestName)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return Entry{}, fmt.Errorf("bot manifest %s: %w", path, err)
+	}
+	var m Manifest
+	dec := json.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&m); err != nil {
+		return Entry{}, fmt.Errorf("bot manifest %s: %w (fields: name, author, language, command)", path, err)
+	}
+	if m.Command == "" {
+		return Entry{}, fmt.Errorf("bot manifest %s: \"command\" is missing (a .py file, a Go package directory or an executable, relative to %s)", path, dir)
+	}
+	if filepath.IsAbs(m.Command) || strings.HasPrefix(filepath.Clean(m.Command), "..") {
+		return Entry{}, fmt.Errorf("bot manifest %s: \"command\" %q must stay inside %s", path, m.Command, dir)
+	}
+	if m.Name == "" {
+		m.Name = filepath.Base(dir)
+	}
+	spec := filepath.Join(dir, m.Command)
+	if m.Command == "." {
+		spec = dir
+	}
+	if m.Language == "" {
+		m.Language = languageOf(spec)
+	}
+	return Entry{Name: m.Name, Spec: spec, Author: m.Author, Language: m.Language}, nil
+}
+
+// Unique makes entry names unique by suffixing #2, #3...
+func Unique(es []Entry) []Entry {
+	seen := map[string]int{}
+	for i := range es {
+		n := es[i].Name
+		seen[n]++
+		if seen[n] > 1 {
+			es[i].Name = fmt.Sprintf("%s#%d", n, seen[n])
+		}
+	}
+	return es
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+func hasGo(dir string) bool {
+	m, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	return len(m) > 0
+}
+
+func isBotDir(dir string) bool {
+	return hasGo(dir) || exists(filepath.Join(dir, "bot.py")) || exists(filepath.Join(dir, ManifestName))
+}
+
+// nameOf names a bot after its path: the file without .py, or the last folder.
+func nameOf(spec string) string {
+	p := spec
+	if i := strings.LastIndex(p, ".py:"); i >= 0 {
+		return strings.TrimSuffix(filepath.Base(p[:i+3]), ".py") + ":" + p[i+4:]
+	}
+	base := filepath.Base(filepath.Clean(p))
+	if base == "bot.py" {
+		return filepath.Base(filepath.Dir(filepath.Clean(p)))
+	}
+	return strings.TrimSuffix(base, ".py")
+}
+
+func languageOf(spec string) string {
+	if strings.Contains(spec, ".py") {
+		return "python"
+	}
+	if st, err := os.Stat(spec); err == nil && st.IsDir() {
+		return "go"
+	}
+	return "exec"
+}

@@ -1,0 +1,325 @@
+package tournament
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/botarena/arena/arena/botspec"
+	"github.com/botarena/arena/arena/game"
+	"github.com/botarena/arena/arena/host"
+	"github.com/botarena/arena/arena/match"
+	"github.com/botarena/arena/arena/players"
+	"github.com/botarena/arena/arena/replay"
+	"github.com/botarena/arena/arena/store"
+	arenav1 "github.com/botarena/arena/proto/arena/v1"
+)
+
+// Create schedules a new tournament and writes it, schedule included, to the store.
+func Create(ctx context.Context, st *store.Store, name string, cfg Config) (int64, error) {
+	spec, err := game.Lookup(cfg.Game)
+	if err != nil {
+		return 0, err
+	}
+	cfg.Entries = Unique(cfg.Entries)
+	// Check parameters and player counts before anything is written.
+	probe := game.Config{Seed: 1, Params: cfg.Params}
+	size := 2
+	if !TwoPlayer(spec) {
+		size = cfg.Table
+		if size <= 0 || size > len(cfg.Entries) {
+			size = len(cfg.Entries)
+		}
+	}
+	for i := 0; i < size; i++ {
+		probe.Players = append(probe.Players, game.Player{Name: fmt.Sprint("p", i)})
+	}
+	if _, err := spec.NewEngine(probe); err != nil {
+		return 0, err
+	}
+	matches, err := Schedule(spec, cfg)
+	if err != nil {
+		return 0, err
+	}
+	raw, err := json.Marshal(cfg)
+	if err != nil {
+		return 0, err
+	}
+	bots := make([]store.Bot, len(cfg.Entries))
+	for i, e := range cfg.Entries {
+		bots[i] = store.Bot{Idx: i, Name: e.Name, Spec: e.Spec, Author: e.Author, Language: e.Language}
+	}
+	return st.CreateTournament(ctx, store.Tournament{Name: name, Game: cfg.Game, Config: raw}, bots, matches)
+}
+
+// LoadConfig reads a stored tournament's config.
+func LoadConfig(t store.Tournament) (Config, error) {
+	var cfg Config
+	if err := json.Unmarshal(t.Config, &cfg); err != nil {
+		return cfg, fmt.Errorf("tournament %s: stored config: %w", t.Name, err)
+	}
+	return cfg, nil
+}
+
+// EventKind says what happened to a match.
+type EventKind int
+
+// Event kinds.
+const (
+	MatchStarted EventKind = iota
+	MatchDone
+	MatchFailed
+)
+
+// Event reports progress; counts are totals over the whole tournament.
+type Event struct {
+	Kind    EventKind
+	Match   store.Match
+	Summary string
+	Err     error
+	Total   int
+	Done    int
+	Running int
+	Failed  int
+	// Resumed counts matches already done before this run started.
+	Resumed int
+}
+
+// Options tune a run.
+type Options struct {
+	// Jobs is the number of matches played at once (default: the number of cores).
+	Jobs     int
+	Resolver *botspec.Resolver
+	// OnEvent is called from worker goroutines, one call at a time.
+	OnEvent func(Event)
+	// WorkRoot for bot processes (default os.TempDir()).
+	WorkRoot string
+}
+
+// Summary of a run.
+type Summary struct {
+	Total, Done, Failed, Played int
+	Elapsed                     time.Duration
+}
+
+// ErrIncomplete means the run ended with matches still pending (interrupted or failed).
+var ErrIncomplete = errors.New("tournament not complete")
+
+// Run plays every match of tournament id that is not done yet. Each match launches fresh bot
+// processes and is recorded (result, faults, timings, replay) in one transaction when it ends;
+// a cancelled match is left pending for --resume.
+func Run(ctx context.Context, st *store.Store, id int64, opt Options) (Summary, error) {
+	t, err := st.FindTournament(ctx, fmt.Sprint(id))
+	if err != nil {
+		return Summary{}, err
+	}
+	cfg, err := LoadConfig(t)
+	if err != nil {
+		return Summary{}, err
+	}
+	spec, err := game.Lookup(cfg.Game)
+	if err != nil {
+		return Summary{}, err
+	}
+	all, err := st.Matches(ctx, id)
+	if err != nil {
+		return Summary{}, err
+	}
+	if opt.Resolver == nil {
+		opt.Resolver = &botspec.Resolver{}
+	}
+	if opt.Jobs <= 0 {
+		opt.Jobs = runtime.NumCPU()
+	}
+	// Resolve (and build) every bot before the first match, so a typo fails at once.
+	cmds := make([]host.Command, len(cfg.Entries))
+	var errs []error
+	for i, e := range cfg.Entries {
+		c, err := opt.Resolver.Command(e.Spec)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("bot %s: %w", e.Name, err))
+			continue
+		}
+		c.Name = e.Name
+		cmds[i] = c
+	}
+	if err := errors.Join(errs...); err != nil {
+		return Summary{}, err
+	}
+	var pending []store.Match
+	sum := Summary{Total: len(all)}
+	for _, m := range all {
+		if m.Status == store.StatusDone {
+			sum.Done++
+		} else {
+			pending = append(pending, m)
+		}
+	}
+	resumed := sum.Done
+	if err := st.SetStatus(ctx, id, "running"); err != nil {
+		return sum, err
+	}
+	start := time.Now()
+	var mu sync.Mutex
+	running := 0
+	emit := func(kind EventKind, m store.Match, summary string, err error) {
+		mu.Lock()
+		defer mu.Unlock()
+		switch kind {
+		case MatchStarted:
+			running++
+		case MatchDone:
+			running--
+			sum.Done++
+			sum.Played++
+		case MatchFailed:
+			running--
+			sum.Failed++
+		}
+		if opt.OnEvent != nil {
+			opt.OnEvent(Event{Kind: kind, Match: m, Summary: summary, Err: err, Total: sum.Total, Done: sum.Done,
+				Running: running, Failed: sum.Failed, Resumed: resumed})
+		}
+	}
+	work := make(chan store.Match)
+	var storeErr error
+	var storeOnce sync.Once
+	cctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	for w := 0; w < opt.Jobs; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for m := range work {
+				emit(MatchStarted, m, "", nil)
+				summary, err := playOne(cctx, st, id, spec, cfg, cmds, m, opt)
+				switch {
+				case err == nil:
+					emit(MatchDone, m, summary, nil)
+				case cctx.Err() != nil:
+					emit(MatchFailed, m, "", cctx.Err())
+				case errors.As(err, new(*storeError)):
+					emit(MatchFailed, m, "", err)
+					storeOnce.Do(func() { storeErr = err; cancel() })
+				default:
+					_ = st.FailMatch(context.WithoutCancel(ctx), id, m.Idx, err.Error())
+					emit(MatchFailed, m, "", err)
+				}
+			}
+		}()
+	}
+feed:
+	for _, m := range pending {
+		select {
+		case work <- m:
+		case <-cctx.Done():
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	sum.Elapsed = time.Since(start)
+	bg := context.WithoutCancel(ctx)
+	switch {
+	case storeErr != nil:
+		_ = st.SetStatus(bg, id, "interrupted")
+		return sum, storeErr
+	case sum.Done == sum.Total:
+		return sum, st.SetStatus(bg, id, "finished")
+	case ctx.Err() != nil:
+		_ = st.SetStatus(bg, id, "interrupted")
+		return sum, fmt.Errorf("%w: interrupted with %d of %d matches done; continue with --resume %s: %w", ErrIncomplete, sum.Done, sum.Total, t.Name, ctx.Err())
+	default:
+		_ = st.SetStatus(bg, id, "incomplete")
+		return sum, fmt.Errorf("%w: %d of %d matches done, %d failed (see arena show); retry them with --resume %s", ErrIncomplete, sum.Done, sum.Total, sum.Failed, t.Name)
+	}
+}
+
+type storeError struct{ err error }
+
+func (e *storeError) Error() string { return "store: " + e.err.Error() }
+func (e *storeError) Unwrap() error { return e.err }
+
+// playOne launches fresh processes for one match, plays it and records it.
+func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg Config, cmds []host.Command, m store.Match, opt Options) (string, error) {
+	gcfg := game.Config{Seed: m.Seed, Params: cfg.Params}
+	names := make([]string, len(m.Players))
+	for i, b := range m.Players {
+		names[i] = cfg.Entries[b].Name
+		gcfg.Players = append(gcfg.Players, game.Player{Name: names[i]})
+	}
+	procs := make([]*host.Bot, len(m.Players))
+	ps := make([]match.Player, len(m.Players))
+	var wg sync.WaitGroup
+	for i, b := range m.Players {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			p, err := host.Launch(ctx, cmds[b], host.Options{StartTimeout: cfg.StartTimeout, WorkRoot: opt.WorkRoot})
+			if err != nil {
+				// A bot that cannot start is a fault in its seat, not a broken tournament.
+				ps[i] = deadPlayer{name: names[i], why: err.Error()}
+				return
+			}
+			procs[i] = p
+			ps[i] = players.Process{Bot: p}
+		}()
+	}
+	wg.Wait()
+	defer players.CloseAll(procs)
+	if err := ctx.Err(); err != nil {
+		return "", err
+	}
+	rec := replay.NewRecorder(spec.Name, m.MatchID, gcfg, names)
+	mopt := match.Options{MatchID: m.MatchID, Deadline: cfg.Deadline, StartTimeout: cfg.StartTimeout, ClockMs: cfg.ClockMs, Recorder: rec}
+	res, err := match.Run(ctx, spec, gcfg, ps, mopt)
+	if err != nil {
+		return "", err
+	}
+	players.CloseAll(procs)
+	rec.Rec.Outcome = &res.Outcome
+	rec.Rec.Extra = map[string]any{"stats": res.Stats, "duration_ns": res.Duration}
+	rp, err := json.Marshal(rec.Rec)
+	if err != nil {
+		return "", err
+	}
+	result, err := json.Marshal(res)
+	if err != nil {
+		return "", err
+	}
+	fin := store.Finish{Result: result, Replay: rp, Duration: res.Duration}
+	for _, f := range res.Outcome.Faults {
+		bot := -1
+		if f.Seat >= 0 && f.Seat < len(res.Seats) {
+			bot = m.Players[res.Seats[f.Seat].Player]
+		}
+		fin.Faults = append(fin.Faults, store.Fault{MatchIdx: m.Idx, BotIdx: bot, Seat: f.Seat, Where: f.Where,
+			Kind: f.Kind.String(), Detail: f.Detail, Penalty: f.Penalty})
+	}
+	for s, stt := range res.Stats {
+		fin.Timings = append(fin.Timings, store.Timing{Seat: s, BotIdx: m.Players[res.Seats[s].Player], Moves: stt.Moves, Total: stt.Total, Max: stt.Max})
+	}
+	// Record even if the run is being cancelled now: the match is finished and must not be lost.
+	if err := st.FinishMatch(context.WithoutCancel(ctx), id, m.Idx, fin); err != nil {
+		return "", &storeError{err}
+	}
+	return res.Outcome.Summary, nil
+}
+
+// deadPlayer stands in for a bot that could not be started.
+type deadPlayer struct{ name, why string }
+
+func (d deadPlayer) Label() string { return d.name }
+func (d deadPlayer) Alive() bool   { return false }
+func (d deadPlayer) Why() string   { return "could not start: " + d.why }
+func (d deadPlayer) Tail(int) []string {
+	return nil
+}
+func (d deadPlayer) Open(context.Context, *arenav1.StartRequest, time.Duration) (match.Conn, error) {
+	return nil, errors.New(d.Why())
+}

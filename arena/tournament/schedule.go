@@ -1,0 +1,158 @@
+package tournament
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/botarena/arena/arena/game"
+	"github.com/botarena/arena/arena/store"
+)
+
+// Config fixes a tournament; it is stored with it and read back by --resume.
+type Config struct {
+	Game   string            `json:"game"`
+	Params map[string]string `json:"params,omitempty"`
+	Seed   uint64            `json:"seed"`
+	Reps   int               `json:"reps"`
+	// Table is the table size for multi-player games (0: every bot at one table).
+	Table        int           `json:"table,omitempty"`
+	Deadline     time.Duration `json:"deadline_ns"`
+	StartTimeout time.Duration `json:"start_timeout_ns"`
+	// ClockMs overrides the game's per-seat clock (0: game default).
+	ClockMs int64   `json:"clock_ms,omitempty"`
+	Entries []Entry `json:"entries"`
+}
+
+// MatchSeed derives a match's seed from the tournament seed and the match id (63 bits, so it
+// fits SQLite's signed integers unchanged).
+func MatchSeed(tournamentSeed uint64, matchID string) uint64 {
+	h := sha256.New()
+	var b [8]byte
+	binary.BigEndian.PutUint64(b[:], tournamentSeed)
+	h.Write(b[:])
+	h.Write([]byte(matchID))
+	return binary.BigEndian.Uint64(h.Sum(nil)[:8]) >> 1
+}
+
+// TwoPlayer reports whether the game is played as a round robin of pairs.
+func TwoPlayer(spec game.Spec) bool { return spec.MaxPlayers == 2 }
+
+// Schedule lists every match of the tournament in the order they are played.
+func Schedule(spec game.Spec, cfg Config) ([]store.Match, error) {
+	n := len(cfg.Entries)
+	if cfg.Reps < 1 {
+		return nil, fmt.Errorf("--reps must be at least 1, got %d", cfg.Reps)
+	}
+	if n < 2 {
+		return nil, fmt.Errorf("a tournament needs at least 2 bots, got %d", n)
+	}
+	var out []store.Match
+	add := func(rep int, players []int, id, note string) {
+		out = append(out, store.Match{Idx: len(out), MatchID: id, Rep: rep, Seed: MatchSeed(cfg.Seed, id), Players: players, Note: note})
+	}
+	if TwoPlayer(spec) {
+		for rep := 0; rep < cfg.Reps; rep++ {
+			for i := 0; i < n; i++ {
+				for j := i + 1; j < n; j++ {
+					add(rep, []int{i, j}, fmt.Sprintf("%s-r%d-%d-%d", spec.Name, rep, i, j), "")
+					add(rep, []int{j, i}, fmt.Sprintf("%s-r%d-%d-%d", spec.Name, rep, j, i), "")
+				}
+			}
+		}
+		return out, nil
+	}
+	m := cfg.Table
+	if m <= 0 || m > n {
+		m = n
+	}
+	if spec.MaxPlayers > 0 && m > spec.MaxPlayers {
+		m = spec.MaxPlayers
+	}
+	if m < spec.MinPlayers {
+		return nil, fmt.Errorf("%s needs at least %d players at a table; --table %d with %d bots is too few", spec.Name, spec.MinPlayers, m, n)
+	}
+	for rep := 0; rep < cfg.Reps; rep++ {
+		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(rep)+1))
+		tables, clashes := Deal(rng, cfg.Entries, m)
+		for t, tb := range tables {
+			note := ""
+			if len(clashes[t]) > 0 {
+				note = "bots of one author at this table: " + strings.Join(clashes[t], ", ")
+			}
+			add(rep, tb, fmt.Sprintf("%s-r%d-t%d", spec.Name, rep, t), note)
+		}
+	}
+	return out, nil
+}
+
+// Deal shuffles the bots and spreads them over ceil(n/m) tables as evenly as possible, keeping
+// bots of one author apart where it can. clashes[t] lists the authors that share table t.
+func Deal(rng *rand.Rand, entries []Entry, m int) (tables [][]int, clashes [][]string) {
+	n := len(entries)
+	k := (n + m - 1) / m
+	order := rng.Perm(n)
+	// Place the bots of big authors first so that they get spread before the tables fill up.
+	count := map[string]int{}
+	for _, e := range entries {
+		if e.Author != "" {
+			count[e.Author]++
+		}
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		return count[entries[order[a]].Author] > count[entries[order[b]].Author]
+	})
+	caps := make([]int, k)
+	for t := range caps {
+		caps[t] = n / k
+		if t < n%k {
+			caps[t]++
+		}
+	}
+	tables = make([][]int, k)
+	clashes = make([][]string, k)
+	for _, b := range order {
+		author := entries[b].Author
+		best, bestClash := -1, true
+		for t := range tables {
+			if len(tables[t]) >= caps[t] {
+				continue
+			}
+			clash := author != "" && hasAuthor(entries, tables[t], author)
+			if best < 0 || (bestClash && !clash) || (clash == bestClash && len(tables[t]) < len(tables[best])) {
+				best, bestClash = t, clash
+			}
+		}
+		if bestClash && author != "" {
+			clashes[best] = appendUnique(clashes[best], author)
+		}
+		tables[best] = append(tables[best], b)
+	}
+	// Seat order within a table is random too, so no bot always holds seat 0.
+	for _, tb := range tables {
+		rng.Shuffle(len(tb), func(i, j int) { tb[i], tb[j] = tb[j], tb[i] })
+	}
+	return tables, clashes
+}
+
+func hasAuthor(entries []Entry, table []int, author string) bool {
+	for _, b := range table {
+		if entries[b].Author == author {
+			return true
+		}
+	}
+	return false
+}
+
+func appendUnique(s []string, v string) []string {
+	for _, x := range s {
+		if x == v {
+			return s
+		}
+	}
+	return append(s, v)
+}
