@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/botarena/arena/arena/game"
@@ -86,7 +87,7 @@ func New(cfg game.Config) (game.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	clock, err := Spec.Int(cfg, "clock", 1, 1_000_000)
+	clock, err := clockParam(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -99,11 +100,24 @@ func New(cfg game.Config) (game.Engine, error) {
 	names := UniqueNames(cfg.Players)
 	e.players = make([]player, len(cfg.Players))
 	for i := range e.players {
-		e.players[i] = player{name: names[i], money: StartMoney, clock: time.Duration(clock) * time.Second,
+		e.players[i] = player{name: names[i], money: StartMoney, clock: clock,
 			won: make([]int, e.artists)}
 	}
 	e.refreshPending()
 	return e, nil
+}
+
+// clockParam reads the clock in seconds; fractions are fine (the command line takes them).
+func clockParam(cfg game.Config) (time.Duration, error) {
+	v, ok := cfg.Params["clock"]
+	if !ok {
+		return time.Duration(Spec.ClockMs) * time.Millisecond, nil
+	}
+	secs, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	if err != nil || math.IsNaN(secs) || secs <= 0 || secs > 1e6 {
+		return 0, fmt.Errorf("%w: auction clock=%q is not a number of seconds in (0, 1000000]", game.ErrParam, v)
+	}
+	return time.Duration(secs * float64(time.Second)), nil
 }
 
 // UniqueNames gives every player a distinct name, because the wealth table is keyed by name:

@@ -471,6 +471,9 @@ func TestAuctionParams(t *testing.T) {
 		{map[string]string{"required": "x"}, false},
 		{map[string]string{"items": "0"}, false},
 		{map[string]string{"clock": "30"}, true},
+		{map[string]string{"clock": "0.5"}, true},
+		{map[string]string{"clock": "0"}, false},
+		{map[string]string{"clock": "soon"}, false},
 		{map[string]string{"bogus": "1"}, false},
 	} {
 		_, err := Spec.NewEngine(game.Config{Players: []game.Player{{Name: "a"}, {Name: "b"}}, Params: tc.params})
