@@ -38,20 +38,21 @@ type Config struct {
 // sizes are the repetition counts of one run.
 type sizes struct {
 	floor, goMoves, pyMoves, goStarts, pyStarts int
-	rounds, goMatches, pyMatches, inMatches    int
-	leakA, leakB, leakRounds                   int
-	scaleTotal, scaleInTotal                   int
+	rounds, goMatches, pyMatches, inMatches     int
+	leakA, leakB, leakRounds                    int
+	scaleTotal, scaleInTotal                    int
+	fingerGames, fingerIn                       int
 }
 
 func sizesFor(quick bool) sizes {
 	if quick {
 		return sizes{floor: 300, goMoves: 100, pyMoves: 100, goStarts: 1, pyStarts: 1,
 			rounds: 100, goMatches: 1, pyMatches: 1, inMatches: 2,
-			leakA: 10, leakB: 100, leakRounds: 50, scaleTotal: 2, scaleInTotal: 4}
+			leakA: 10, leakB: 100, leakRounds: 50, scaleTotal: 2, scaleInTotal: 4, fingerGames: 20, fingerIn: 1}
 	}
 	return sizes{floor: 20000, goMoves: 3000, pyMoves: 2000, goStarts: 5, pyStarts: 3,
 		rounds: 2500, goMatches: 3, pyMatches: 1, inMatches: 20,
-		leakA: 100, leakB: 1000, leakRounds: 2500, scaleTotal: 4, scaleInTotal: 40}
+		leakA: 100, leakB: 1000, leakRounds: 2500, scaleTotal: 4, scaleInTotal: 40, fingerGames: 1000, fingerIn: 3}
 }
 
 type runner struct {
@@ -360,8 +361,7 @@ func (r *runner) matches(ctx context.Context) error {
 		return err
 	}
 	rate("in-process house bots (ceiling)", im, "players.InProcess: no process, no plugin")
-	r.missing("matches", "finger 1000 games", "the Go SDK's finger API is a placeholder (sdk/finger.go) and bots/finger does not exist yet")
-	return nil
+	return r.fingerMatches(ctx)
 }
 
 func (r *runner) payload(context.Context) error {
@@ -439,4 +439,3 @@ func (r *runner) scaling(ctx context.Context) error {
 		return a, b, func() {}, nil
 	})
 }
-

@@ -1,0 +1,90 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/botarena/arena/arena/game"
+	"github.com/botarena/arena/arena/games/finger"
+	"github.com/botarena/arena/arena/match"
+	"github.com/botarena/arena/arena/players"
+	fingerbots "github.com/botarena/arena/bots/finger"
+)
+
+// The finger bots: the house random player is the trivial one (it answers at once).
+const (
+	GoFingerBot     = "bots/finger/cmd/random"
+	PythonFingerBot = "examples/python/finger/bot.py"
+)
+
+// PlayFinger plays one finger match of the given number of games and returns its result.
+func PlayFinger(ctx context.Context, a, b match.Player, games int) (*match.Result, error) {
+	id := fmt.Sprintf("bench-finger-%d", matchSeq.Add(1))
+	cfg := game.Config{Seed: uint64(matchSeq.Load()), Players: []game.Player{{Name: "a"}, {Name: "b"}},
+		Params: map[string]string{"games": fmt.Sprint(games)}}
+	res, err := match.Run(ctx, finger.Spec, cfg, []match.Player{a, b}, match.Options{MatchID: id, Deadline: 5 * time.Second})
+	if err != nil {
+		return nil, err
+	}
+	if n := len(res.Outcome.Faults); n > 0 {
+		f := res.Outcome.Faults[0]
+		return nil, fmt.Errorf("match %s: %d faults, first: %s %s %s", id, n, f.Kind, f.Where, f.Detail)
+	}
+	return res, nil
+}
+
+func (r *runner) fingerMatches(ctx context.Context) error {
+	games := r.sz.fingerGames
+	name := func(who string) string { return fmt.Sprintf("finger %d games, %s", games, who) }
+	rate := func(who string, n int, took time.Duration, steps int) {
+		r.add(Figure{Section: "matches", Name: name(who), Value: float64(n) / took.Seconds(), Unit: "/s",
+			Note: fmt.Sprintf("%d matches, %d moves each, %s per move", n, steps, fmtDur(took/time.Duration(max(n*steps, 1))))})
+	}
+	series := func(a, b match.Player, n int) (time.Duration, int, error) {
+		t0 := time.Now()
+		steps := 0
+		for range n {
+			res, err := PlayFinger(ctx, a, b, games)
+			if err != nil {
+				return 0, 0, err
+			}
+			steps = res.Steps
+		}
+		return time.Since(t0), steps, nil
+	}
+	procs := func(who, rel string) error {
+		if _, err := os.Stat(filepath.Join(r.l.root, rel)); err != nil {
+			r.missing("matches", name(who), rel+" does not exist yet")
+			return nil
+		}
+		bs, err := r.l.launchN(ctx, rel, 2)
+		if err != nil {
+			r.missing("matches", name(who), firstLine(err.Error()))
+			return nil
+		}
+		defer players.CloseAll(bs)
+		took, steps, err := series(players.Process{Bot: bs[0]}, players.Process{Bot: bs[1]}, 1)
+		if err != nil {
+			return err
+		}
+		rate(who, 1, took, steps)
+		return nil
+	}
+	if err := procs("Go random vs Go random", GoFingerBot); err != nil {
+		return err
+	}
+	if err := procs("Python vs Python", PythonFingerBot); err != nil {
+		return err
+	}
+	a := players.NewInProcess("random", fingerbots.Random())
+	b := players.NewInProcess("random", fingerbots.Random())
+	took, steps, err := series(a, b, r.sz.fingerIn)
+	if err != nil {
+		return err
+	}
+	rate("in-process house bots (ceiling)", r.sz.fingerIn, took, steps)
+	return nil
+}
