@@ -1,4 +1,4 @@
-// Command auction is the smallest readable auction bot: it goes for the artist it is closest
+// Command auction is the smallest readable auction bot: it bids on the artists it is closest
 // to completing and spreads its money over the works it still needs.
 package main
 
@@ -6,17 +6,16 @@ import "github.com/botarena/arena/sdk"
 
 func bid(s *sdk.AuctionState) int {
 	me := s.Setup.OwnName
-	// The artist I need the fewest more works of (ties: the lowest number).
-	target := 0
+	// The fewest more works I need of any artist.
+	fewest := s.Setup.RequiredCount
 	for a := range s.Setup.ArtistsNum {
-		if s.Needs(me, a) < s.Needs(me, target) {
-			target = a
-		}
+		fewest = min(fewest, s.Needs(me, a))
 	}
-	if sdk.ArtistIndex(s.Item) != target {
-		return 0 // not my artist: let it go
+	need := s.Needs(me, sdk.ArtistIndex(s.Item))
+	if need > fewest {
+		return 0 // another artist is closer: let this one go
 	}
-	return s.Money / s.Needs(me, target)
+	return s.Money / need
 }
 
 func main() {

@@ -6,7 +6,7 @@ import (
 	"github.com/botarena/arena/sdk"
 )
 
-// The example bids within its money, and only on its artist.
+// The example bids within its money, and only on the artist it is closest to completing.
 func TestBidIsWithinMoney(t *testing.T) {
 	setup := &sdk.AuctionSetup{ArtistsNum: 4, RequiredCount: 3, OwnName: "me"}
 	for money := range 101 {
