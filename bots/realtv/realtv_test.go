@@ -2,6 +2,7 @@ package realtvbots
 
 import (
 	"context"
+	"math"
 	"strconv"
 	"testing"
 
@@ -111,5 +112,53 @@ func TestSchemerBeatsSeedBotsClearly(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// memo remembers every phase it was asked in; one value per instance.
+type memo struct {
+	id     string
+	phases []int
+	ended  float64
+}
+
+func (m *memo) VoteForElimination(ctx *sdk.RealtvContext) string {
+	if n := len(m.phases); n == 0 || m.phases[n-1] != ctx.Game.PhaseIndex {
+		m.phases = append(m.phases, ctx.Game.PhaseIndex)
+	}
+	if ctx.Me == nil || ctx.Me.ID != m.id {
+		panic("context of another instance")
+	}
+	return sdk.IDOf(sdk.Weakest(ctx.ActivePlayers))
+}
+
+func (m *memo) VoteForTie(ctx *sdk.RealtvContext) string {
+	return sdk.IDOf(sdk.Weakest(ctx.CurrentTies))
+}
+
+func (m *memo) End(score float64) { m.ended = score }
+
+func TestInstancesKeepMemoryAcrossPhases(t *testing.T) {
+	t.Parallel()
+	var instances []*memo
+	bot := sdk.Bot{Name: "memo", Realtv: func(s sdk.RealtvSetup) sdk.RealtvPlayer {
+		m := &memo{id: s.ID}
+		instances = append(instances, m)
+		return m
+	}}
+	out := contest(t, 5, 30, bot, LikesThemStrong())
+	if len(instances) != 11 {
+		t.Fatalf("%d instances made, want 11", len(instances))
+	}
+	total := 0.0
+	for i, m := range instances {
+		// Every instance votes first thing in every phase, so it saw all 30, in order.
+		if len(m.phases) != 30 || m.phases[0] != 0 || m.phases[29] != 29 {
+			t.Fatalf("instance %d saw phases %v", i, m.phases)
+		}
+		total += m.ended
+	}
+	if math.Abs(total-out.Players[0].Score) > 1e-6 {
+		t.Fatalf("instances ended with %v in all, the script scored %v", total, out.Players[0].Score)
 	}
 }

@@ -504,3 +504,29 @@ func TestAuctionApplyChecksSeats(t *testing.T) {
 		t.Fatal("apply after the end")
 	}
 }
+
+func TestAuctionRoundReportedToEveryPlayer(t *testing.T) {
+	t.Parallel()
+	e := withItems(newEngine(t, 4, map[string]string{"clock": "60"}), 3, 1, 1)
+	a := bid(2, 17, 3)
+	a.Elapsed = 2 * time.Second
+	apply(t, e, bid(0, 3, 0), bid(1, 16, 1), a, bid(3, 0, 2))
+	for s := range 4 {
+		o := observe(e, s)
+		if o.GetBidItem() != "t3" || o.GetBidWinner() != "p2" || o.GetWinningBid() != 17 || o.GetItem() != "t1" || o.GetItemIndex() != 1 ||
+			len(o.GetWealthTable()) != 4 || o.GetWealthTable()["p2"] != 83 || o.GetRemainTime()["p2"] != 58 || len(o.GetRemainTime()) != 4 ||
+			o.GetOwnMoney() != o.GetWealthTable()["p"+strconv.Itoa(s)] {
+			t.Fatalf("seat %d sees %v", s, o)
+		}
+	}
+}
+
+func TestAuctionNegativeBidBecomesZero(t *testing.T) {
+	t.Parallel()
+	e := withItems(newEngine(t, 2, nil), 0, 0)
+	apply(t, e, bid(0, -30, 0), bid(1, 0, 1))
+	// -30 became 0 and arrived first: a free item, and no money gained.
+	if e.lastWinner != 0 || e.Money(0) != 100 || e.Disqualified(0) {
+		t.Fatalf("winner %d money %d", e.lastWinner, e.Money(0))
+	}
+}

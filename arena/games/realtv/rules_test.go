@@ -690,3 +690,25 @@ func TestRealtvApplyChecksSeats(t *testing.T) {
 		t.Fatal("duplicate")
 	}
 }
+
+func TestRealtvFreshFillersEachPhase(t *testing.T) {
+	t.Parallel()
+	e := contest(t, 12, 1, 40) // 11 instances + 1 filler per phase
+	ids := map[string]bool{}
+	strengths := map[int]bool{}
+	for !e.Done() {
+		for _, m := range e.islands[0].members {
+			if m.seat < 0 && m.status == active && e.islands[0].day == 1 && len(m.votes) == 0 {
+				if ids[m.id] {
+					t.Fatalf("filler %s came back", m.id)
+				}
+				ids[m.id] = true
+				strengths[m.strength] = true
+			}
+		}
+		play(t, e, func(int, *arenav1.RealtvObservation) game.Answer { return voteFor("") })
+	}
+	if len(ids) != 40 || len(strengths) < 8 {
+		t.Fatalf("%d fillers over 40 phases, %d distinct strengths", len(ids), len(strengths))
+	}
+}
