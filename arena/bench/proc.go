@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/botarena/arena/arena/botspec"
@@ -77,7 +78,16 @@ func rss(pid int) int64 {
 // rssTree sums the resident memory of pid and all its descendants (a sandbox may put an
 // init between the host and the bot).
 func rssTree(pid int) int64 {
-	parent := map[int][]int{}
+	var sum int64
+	for _, p := range tree(pid) {
+		sum += rss(p)
+	}
+	return sum
+}
+
+// tree returns pid and all its descendants.
+func tree(pid int) []int {
+	children := map[int][]int{}
 	ents, _ := os.ReadDir("/proc")
 	for _, e := range ents {
 		p, err := strconv.Atoi(e.Name())
@@ -98,17 +108,17 @@ func rssTree(pid int) int64 {
 			continue
 		}
 		pp, _ := strconv.Atoi(f[1])
-		parent[pp] = append(parent[pp], p)
+		children[pp] = append(children[pp], p)
 	}
-	var sum int64
+	var out []int
 	stack := []int{pid}
 	for len(stack) > 0 {
 		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		sum += rss(p)
-		stack = append(stack, parent[p]...)
+		out = append(out, p)
+		stack = append(stack, children[p]...)
 	}
-	return sum
+	return out
 }
 
 // timeCommand runs a command n times and returns the wall times.
@@ -131,4 +141,38 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// cpuTime is the user+system CPU time of pid and its descendants' live processes, from
+// /proc (10 ms resolution: use it over many moves).
+func cpuTime(pid int) time.Duration {
+	var sum time.Duration
+	for _, p := range tree(pid) {
+		b, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", p))
+		if err != nil {
+			continue
+		}
+		i := bytes.LastIndexByte(b, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(b[i+1:]))
+		if len(f) < 13 {
+			continue
+		}
+		// Fields after the command: state is f[0], so utime (field 14) is f[11], stime f[12].
+		u, _ := strconv.ParseInt(f[11], 10, 64)
+		s, _ := strconv.ParseInt(f[12], 10, 64)
+		sum += time.Duration(u+s) * (time.Second / 100) // USER_HZ is 100 on Linux
+	}
+	return sum
+}
+
+// selfCPU is the host's own CPU time (all threads).
+func selfCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

@@ -200,21 +200,29 @@ func (r *runner) build(context.Context) error {
 }
 
 func (r *runner) moves(ctx context.Context) error {
-	measure := func(rel string, n int) (Sample, int64, error) {
+	type cpu struct{ host, bot time.Duration }
+	measure := func(rel string, n int) (Sample, int64, cpu, error) {
 		b, err := r.l.launch(ctx, rel)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, cpu{}, err
 		}
 		defer b.Close()
 		m, err := NewMover(ctx, b)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, cpu{}, err
 		}
 		defer m.Close()
+		h0, b0 := selfCPU(), cpuTime(b.Pid())
 		s, err := measureMoves(ctx, m, n)
-		return s, rssTree(b.Pid()), err
+		moves := time.Duration(m.n)
+		c := cpu{(selfCPU() - h0) / moves, (cpuTime(b.Pid()) - b0) / moves}
+		return s, rssTree(b.Pid()), c, err
 	}
-	gs, grss, err := measure(GoBot, r.sz.goMoves)
+	cpuFigures := func(who string, c cpu) {
+		r.dur("move", who+" CPU per move, host", c.host, "all host threads / moves (warm-up included)")
+		r.dur("move", who+" CPU per move, bot", c.bot, "bot process tree / moves (10 ms ticks)")
+	}
+	gs, grss, gcpu, err := measure(GoBot, r.sz.goMoves)
 	if err != nil {
 		return err
 	}
@@ -222,15 +230,19 @@ func (r *runner) moves(ctx context.Context) error {
 	r.dur("move", "Go bot p50", gs.P50(), "dynamite move the engine built, host.Seat.Act")
 	r.target("<= 12x pipe", float64(gs.P50()) <= 12*float64(r.pipe))
 	r.dur("move", "Go bot p99", gs.P99(), "")
-	ps, prss, err := measure(PythonBot, r.sz.pyMoves)
+	cpuFigures("Go bot", gcpu)
+	ps, prss, pcpu, err := measure(PythonBot, r.sz.pyMoves)
 	if err != nil {
 		r.pyErr = fmt.Errorf("Python bot %s: %s", PythonBot, firstLine(err.Error()))
 		r.missing("move", "Python bot p50", r.pyErr.Error())
 		r.missing("move", "Python bot p99", r.pyErr.Error())
+		r.missing("move", "Python bot CPU per move, host", r.pyErr.Error())
+		r.missing("move", "Python bot CPU per move, bot", r.pyErr.Error())
 	} else {
 		r.dur("move", "Python bot p50", ps.P50(), "")
 		r.target("<= 40x pipe", float64(ps.P50()) <= 40*float64(r.pipe))
 		r.dur("move", "Python bot p99", ps.P99(), "")
+		cpuFigures("Python bot", pcpu)
 	}
 	r.missing("move", "without sandbox", "host.Options has no switch to turn the sandbox off; all figures are with it")
 	r.add(Figure{Section: "memory", Name: "host RSS", Value: float64(rss(os.Getpid())), Unit: "B", Note: "after the move benchmarks"})
