@@ -115,25 +115,7 @@ func printResult(out io.Writer, res *match.Result, bots []string, procs []*host.
 		}
 		w.Flush()
 	}
-	if len(o.Faults) == 0 {
-		fmt.Fprintln(out, "\nno faults")
-	} else {
-		fmt.Fprintf(out, "\nfaults (%d):\n", len(o.Faults))
-		shown := 0
-		for _, f := range o.Faults {
-			if shown == 20 {
-				fmt.Fprintf(out, "  ... and %d more\n", len(o.Faults)-shown)
-				break
-			}
-			shown++
-			who := res.Seats[f.Seat].Name
-			fmt.Fprintf(out, "  %s, %s: %s, %s", who, f.Where, f.Kind, f.Penalty)
-			if f.Detail != "" {
-				fmt.Fprintf(out, "\n    %s", strings.ReplaceAll(f.Detail, "\n", "\n    "))
-			}
-			fmt.Fprintln(out)
-		}
-	}
+	printFaults(out, o.Faults, res.Seats)
 	// Resource use of every bot that failed.
 	failed := map[int]bool{}
 	for _, f := range o.Faults {
@@ -155,5 +137,54 @@ func printResult(out io.Writer, res *match.Result, bots []string, procs []*host.
 	if moves > 0 {
 		fmt.Fprintf(out, "\n%d steps in %v (%d moves, mean %v per move)\n", res.Steps, res.Duration.Round(time.Millisecond),
 			moves, (total / time.Duration(moves)).Round(time.Microsecond))
+	}
+}
+
+// printFaults prints every fault, or, when there are many, one line per seat, kind and
+// penalty with a count, the first place and the first fault's detail.
+func printFaults(out io.Writer, faults []game.FaultRecord, seats []game.Seat) {
+	if len(faults) == 0 {
+		fmt.Fprintln(out, "\nno faults")
+		return
+	}
+	fmt.Fprintf(out, "\nfaults (%d):\n", len(faults))
+	type key struct {
+		seat    int
+		kind    game.FaultKind
+		penalty string
+	}
+	type group struct {
+		first game.FaultRecord
+		last  string
+		n     int
+	}
+	var order []key
+	groups := map[key]*group{}
+	for _, f := range faults {
+		k := key{f.Seat, f.Kind, f.Penalty}
+		if len(faults) <= 20 {
+			k.penalty += "\x00" + strconv.Itoa(len(order))
+		}
+		g := groups[k]
+		if g == nil {
+			g = &group{first: f}
+			groups[k] = g
+			order = append(order, k)
+		}
+		g.n++
+		g.last = f.Where
+	}
+	for _, k := range order {
+		g := groups[k]
+		f := g.first
+		where := f.Where
+		if g.n > 1 {
+			where = fmt.Sprintf("%d times, from %s to %s", g.n, f.Where, g.last)
+		}
+		fmt.Fprintf(out, "  %s, %s: %s, %s", seats[f.Seat].Name, where, f.Kind, f.Penalty)
+		if f.Detail != "" {
+			fmt.Fprintf(out, "\n    %s", strings.ReplaceAll(f.Detail, "\n", "\n    "))
+		}
+		fmt.Fprintln(out)
 	}
 }
