@@ -113,9 +113,10 @@ def test_mtls_describe_start_actstream(write_bot, bot_process, curve) -> None:
         health_pb2.HealthCheckResponse.SERVING
 
 
-def test_mtls_refuses_another_client_certificate(write_bot, bot_process) -> None:
-    b = bot_process(write_bot(PAPER), cert=client_cert(ec.SECP521R1()))
-    intruder = client_cert(ec.SECP521R1())
+@pytest.mark.parametrize("curve", [ec.SECP521R1(), ec.SECP256R1()], ids=["go-plugin-P521", "P256"])
+def test_mtls_refuses_another_client_certificate(write_bot, bot_process, curve) -> None:
+    b = bot_process(write_bot(PAPER), cert=client_cert(curve))
+    intruder = client_cert(curve)
     creds = grpc.ssl_channel_credentials(root_certificates=server_cert_pem(b.fields[5]),
                                          private_key=intruder[1], certificate_chain=intruder[0])
     ch = grpc.secure_channel("unix:" + b.socket_path, creds, options=[("grpc.ssl_target_name_override", "localhost")])

@@ -150,6 +150,8 @@ def _relay(raw: socket.socket, inner: socket.socket, obj: ssl.SSLObject, incomin
                     if not plain:
                         return
                     inner_send(plain)
+                    if not incoming.pending and not obj.pending():
+                        break  # all consumed: skip the SSLWantReadError round
                 out = pending_out()
                 if out:  # TLS-level replies (key updates, alerts)
                     raw_send(out)
