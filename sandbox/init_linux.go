@@ -14,10 +14,13 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// Init must be the first call in main of every binary that starts sandboxed processes (the
-// arena command and test binaries, from TestMain). In a normal run it returns at once. When
+// Init should be the first call in main of every binary that starts sandboxed processes (the
+// arena command, and test binaries from TestMain). In a normal run it returns at once. When
 // the sandbox re-executes the binary as the init of a new sandbox, Init never returns: it
 // builds the sandbox, starts the bot and reaps it, then exits.
+//
+// The package's own init function calls it too, so a binary that forgets still works; the
+// explicit call documents the hook and skips nothing but the other packages' init work.
 func Init() {
 	if filepath.Base(os.Args[0]) != initArg0 {
 		return
@@ -27,6 +30,8 @@ func Init() {
 	runtime.LockOSThread()
 	os.Exit(runInit())
 }
+
+func init() { Init() }
 
 type initRun struct {
 	cfg    initConfig

@@ -352,7 +352,8 @@ type initRunner struct {
 	cmd    *exec.Cmd
 	step   string
 	events chan initEvent
-	last   chan initEvent // the exit event, if any
+	eof    chan struct{} // closed when the status pipe ends
+	exit   *initEvent    // the exit event, if any; read after eof
 }
 
 func (r *initRunner) next(timeout time.Duration) initEvent {

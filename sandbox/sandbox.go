@@ -185,11 +185,12 @@ func (p *Process) Wait() error {
 // waiter reaps the init, takes the final measurements and releases everything.
 func (p *Process) waiter() {
 	_ = p.run.cmd.Wait()
+	// The status pipe ends with the init (the bot never holds it).
 	var exit *initEvent
 	select {
-	case ev := <-p.run.last:
-		exit = &ev
-	case <-time.After(200 * time.Millisecond):
+	case <-p.run.eof:
+		exit = p.run.exit
+	case <-time.After(time.Second):
 	}
 	// A tree without a PID namespace may outlive its init: make sure it does not.
 	if !p.plan.pidns {
@@ -211,8 +212,9 @@ func (p *Process) waiter() {
 	if r := p.Reason(); r.Kind != KindExited || r.Status != 0 {
 		p.waitErr = &ExitError{Name: p.spec.Name, Reason: r}
 	}
-	p.cleanup()
+	// The tree is gone: tell the waiters first, then remove its cgroups and mounts.
 	close(p.done)
+	p.cleanup()
 	// Readers still get what is buffered in the pipes; close them if nobody finishes.
 	time.AfterFunc(2*time.Second, func() {
 		p.stdout.close()

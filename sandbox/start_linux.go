@@ -104,7 +104,7 @@ func within(p, dir string) bool {
 
 // startInit starts the init, puts it into its cgroups, and sends its config.
 func (p *plan) startInit(cfg *initConfig, slot *uidSlot, cg *cgroup, stdout, stderr *os.File) (*initRunner, error) {
-	run := &initRunner{events: make(chan initEvent, 4), last: make(chan initEvent, 1)}
+	run := &initRunner{events: make(chan initEvent, 4), eof: make(chan struct{})}
 	cfgR, cfgW, err := os.Pipe()
 	if err != nil {
 		run.step = "pipe"
@@ -150,6 +150,7 @@ func (p *plan) startInit(cfg *initConfig, slot *uidSlot, cg *cgroup, stdout, std
 	}
 	run.cmd = cmd
 	go func() {
+		defer close(run.eof)
 		defer close(run.events)
 		defer stR.Close()
 		sc := bufio.NewScanner(stR)
@@ -159,7 +160,7 @@ func (p *plan) startInit(cfg *initConfig, slot *uidSlot, cg *cgroup, stdout, std
 				continue
 			}
 			if ev.Event == "exit" {
-				run.last <- ev
+				run.exit = &ev
 				continue
 			}
 			select {
