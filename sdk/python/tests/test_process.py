@@ -197,3 +197,45 @@ def test_shutdown_exits_promptly_and_stdio_stays_open(write_bot, bot_process) ->
     assert b.proc.wait(timeout=5) == 0
     assert time.monotonic() - t < 1.0
     assert not os.path.exists(b.socket_path)
+
+
+def test_eleven_realtv_seats_stream_at_once(write_bot, bot_process) -> None:
+    bot = write_bot("""
+        import threading
+        from arena_sdk import realtv
+
+        class Waits(realtv.Bot):
+            ready = threading.Barrier(11)  # every instance must be inside its vote at once
+
+            def start(self, setup):
+                self.strength = setup.strength
+
+            def vote_for_elimination(self, ctx):
+                if ctx.day == 1:
+                    Waits.ready.wait(timeout=20)
+                return realtv.weakest({k: p for k, p in ctx.active_players.items() if k != ctx.own_id})
+
+            def vote_for_tie(self, ctx):
+                return None
+    """)
+    b = bot_process(bot)
+    stub = bot_pb2_grpc.BotServiceStub(b.channel)
+    ids = [f"ID{i:08d}" for i in range(11)]
+    for i in range(11):
+        r = stub.Start(bot_pb2.StartRequest(match_id="contest", seat=i, game="realtv",
+                                            realtv=dict(id=ids[i], name="Waits", strength=i, instance=i)), timeout=10)
+        assert r.error == ""
+    active = {pid: dict(id=pid, strength=s) for s, pid in enumerate(ids)}
+
+    def play(seat: int) -> list[str]:
+        reqs = (bot_pb2.ActStreamRequest(act=bot_pb2.ActRequest(
+            match_id="contest", seat=seat, step=day, deadline_ms=1000,
+            realtv=dict(decision=1, day=day, own_id=ids[seat], active_players=active))) for day in (1, 2, 3))
+        return [a.act.realtv.vote_id for a in stub.ActStream(reqs, timeout=30)]
+
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(11) as pool:
+        votes = list(pool.map(play, range(11)))
+    assert votes[0] == [ids[1]] * 3  # the weakest other player
+    assert all(v == [ids[0]] * 3 for v in votes[1:])
