@@ -21,18 +21,61 @@ func Random() sdk.Bot {
 		}}
 }
 
-// Strong is the house baseline.
+// Strong is the house baseline. It first asks the solved table (solve.go) which bids force the
+// best outcome even against an opponent who could see its bid, and among those takes the one
+// closest to what a pacing heuristic would bid; without a table (a start money over 200) it
+// plays the heuristic alone.
 func Strong() sdk.Bot {
 	return sdk.Bot{Name: "strong", Author: "house", Version: "1",
-		Bidding: func() sdk.BiddingPlayer { return sdk.BiddingFunc(strongBid) }}
+		Bidding: func() sdk.BiddingPlayer {
+			// Solve the default game now, while the host opens the seat (it allows seconds),
+			// rather than on the first bid (which has a one-second deadline).
+			guaranteesFor(100, 10)
+			return &strong{}
+		}}
 }
 
-// strongBid reasons about the rounds left. A bid of the opponent's whole money plus one (or
+type strong struct {
+	bids []int
+}
+
+func (p *strong) Bid(s *sdk.BiddingState) int {
+	h := pacedBid(s)
+	g := readyGuarantees(s.StartMoney, s.MaxRounds)
+	if g == nil || s.OwnMoney > g.money || s.OpponentMoney > g.money {
+		return h
+	}
+	left := s.MaxRounds - s.Round + 1
+	if left < 1 || left > g.rounds {
+		return h
+	}
+	_, p.bids = g.best(s.OwnMoney, s.OpponentMoney, s.PlacesToWin(), left, s.DrawAdvantage, p.bids)
+	if len(p.bids) == 0 {
+		return h
+	}
+	// Among them, the one nearest the heuristic: it forces as much and plays well in practice.
+	best := p.bids[0]
+	for _, b := range p.bids {
+		if abs(b-h) < abs(best-h) {
+			best = b
+		}
+	}
+	return best
+}
+
+func abs(x int) int {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// pacedBid reasons about the rounds left. A bid of the opponent's whole money plus one (or
 // just its money while holding the draw advantage) wins a round for sure, and a loser keeps its
 // money, so once that price times the rounds still needed fits the purse the game is won:
 // bid it. Otherwise spread the money evenly over the rounds needed, never paying more than the
 // sure price; and when the game can no longer be won, spend only to stop the opponent.
-func strongBid(s *sdk.BiddingState) int {
+func pacedBid(s *sdk.BiddingState) int {
 	need, threat := s.PlacesToWin(), s.PlacesToLose()
 	left := s.MaxRounds - s.Round + 1
 	if left <= 0 {

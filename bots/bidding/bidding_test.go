@@ -74,7 +74,8 @@ func TestStrongBeatsRandomClearly(t *testing.T) {
 	}
 	won, lost := out.Players[0].Score, out.Players[1].Score
 	t.Logf("%s; table %v", out.Summary, out.Table)
-	if out.Players[0].Result != game.ResultWin || won < 0.5*games || lost > 0.05*games {
+	// Strong cannot lose a game at all: the start is a forced draw and it never gives that up.
+	if out.Players[0].Result != game.ResultWin || won < 0.5*games || lost != 0 {
 		t.Fatalf("strong won %v, random %v of %d", won, lost, games)
 	}
 }
