@@ -166,7 +166,7 @@ class _Seat(Seat):
             w = None
         if w is None:
             raise InvalidAnswer(f"move() returned {describe_value(m)}, not one of 'R', 'P', 'S', 'D', 'W'")
-        resp.dynamite.move = w
+        resp.dynamite.move = w  # type: ignore[assignment]  # the wire enum is an int
 
     def end(self, req: bot_pb2.EndRequest) -> None:
         if req.HasField("dynamite"):

@@ -251,10 +251,10 @@ class _Seat(Seat):
         m = to_move(self._move(st))
         out = resp.finger
         if type(m) is Switch:
-            out.move = _SWITCH
+            out.move = _SWITCH  # type: ignore[assignment]  # the wire enum is an int
             out.switch_left, out.switch_right = m
         else:
-            out.move = _HIT_TO_WIRE[m]  # type: ignore[index]
+            out.move = _HIT_TO_WIRE[m]  # type: ignore[index,assignment]
 
     def end(self, req: bot_pb2.EndRequest) -> None:
         if req.HasField("finger"):
