@@ -13,14 +13,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-import grpc
-import pytest
-from cryptography import x509
+# Test this checkout's SDK, not whatever copy pip installed last (the subprocesses too).
+SRC = str(Path(__file__).resolve().parents[1] / "src")
+sys.path.insert(0, SRC)
+
+import grpc  # noqa: E402
+import pytest  # noqa: E402
+from cryptography import x509  # noqa: E402
 from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 
 COOKIE = {"ARENA_BOT_COOKIE": "b0t-4r3n4-c0nt3st-v1"}
+
+
+def with_src(env: dict[str, str]) -> dict[str, str]:
+    """env with this checkout's SDK first on PYTHONPATH."""
+    old = env.get("PYTHONPATH")
+    env["PYTHONPATH"] = SRC + (os.pathsep + old if old else "")
+    return env
 HANDSHAKE_TIMEOUT = 20.0
 
 
@@ -85,7 +96,7 @@ def start_bot(bot: Path, env: dict[str, str] | None = None, cert: tuple[bytes, b
     if cert is not None:
         full["PLUGIN_CLIENT_CERT"] = cert[0].decode()
     full.update(env or {})
-    proc = subprocess.Popen([sys.executable, "-m", "arena_sdk", bot.name], cwd=bot.parent, env=full,
+    proc = subprocess.Popen([sys.executable, "-m", "arena_sdk", bot.name], cwd=bot.parent, env=with_src(full),
                             stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     assert proc.stdout is not None
     ready, _, _ = select.select([proc.stdout], [], [], HANDSHAKE_TIMEOUT)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import grpc
 import pytest
-from conftest import COOKIE, client_cert, server_cert_pem
+from conftest import COOKIE, client_cert, server_cert_pem, with_src
 from cryptography import x509
 from cryptography.hazmat.primitives.asymmetric import ec
 from google.protobuf import empty_pb2
@@ -32,7 +32,7 @@ PAPER = """
 def run_by_hand(bot: Path, env: dict[str, str]) -> subprocess.CompletedProcess[str]:
     full = {k: v for k, v in os.environ.items() if k != "ARENA_BOT_COOKIE" and not k.startswith("PLUGIN_")}
     full.update(env)
-    return subprocess.run([sys.executable, "-m", "arena_sdk", str(bot)], env=full, capture_output=True,
+    return subprocess.run([sys.executable, "-m", "arena_sdk", str(bot)], env=with_src(full), capture_output=True,
                           text=True, timeout=60, stdin=subprocess.DEVNULL)
 
 
@@ -50,6 +50,14 @@ def test_message_names_the_game_the_file_imports(write_bot) -> None:
     r = run_by_hand(bot, {"ARENA_BOT_COOKIE": "wrong"})
     assert r.returncode == 1
     assert "arena play finger" in r.stderr
+
+
+def test_running_the_file_directly_explains_too(write_bot) -> None:
+    bot = write_bot(PAPER)
+    full = {k: v for k, v in os.environ.items() if k != "ARENA_BOT_COOKIE"}
+    r = subprocess.run([sys.executable, str(bot)], env=with_src(full), capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout == ""
+    assert f"arena play dynamite {bot} bots/dynamite/" in r.stderr
 
 
 def test_refuses_other_protocol_versions(write_bot) -> None:

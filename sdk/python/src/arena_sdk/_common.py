@@ -124,6 +124,33 @@ class BotBase:
     #: Registry name of the game; set by each game's Bot base class.
     game: ClassVar[str] = ""
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if cls.__module__ == "__main__" and not SERVED[0]:
+            _explain_at_exit()
+
+
+#: Set by the runner (python3 -m arena_sdk): the bot file is being served, not run by hand.
+SERVED = [False]
+_explained = [False]
+
+
+def _explain_at_exit() -> None:
+    """``python3 bot.py``: the file only defines classes, so say how to play it instead of
+    exiting silently."""
+    if _explained[0]:
+        return
+    _explained[0] = True
+    import atexit
+    import sys
+
+    def explain() -> None:
+        from arena_sdk._runner import not_served_message
+
+        sys.stderr.write(not_served_message(sys.argv[0] if sys.argv and sys.argv[0] else "bot.py"))
+
+    atexit.register(explain)
+
 
 class Seat:
     """One open seat: turns a game's observations into the user's state and its answer into an

@@ -111,6 +111,9 @@ def check_environment(spec: str) -> None:
 def main(argv: list[str] | None = None) -> NoReturn:
     args = sys.argv[1:] if argv is None else argv
     handshake_fd = redirect_stdout()
+    from arena_sdk._common import SERVED
+
+    SERVED[0] = True
     spec = args[0] if len(args) == 1 else ""
     check_environment(spec)
     if len(args) != 1 or args[0].startswith("-"):
