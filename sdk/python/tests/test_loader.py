@@ -121,3 +121,17 @@ def test_prepare_can_install_shims_before_import(write_bot, monkeypatch) -> None
                 return VALUE
     """, "uses_shim.py")))
     assert b.entries["dynamite"].make().move(None) == "R"
+
+
+def test_detector_modules_are_imported_before_loading(write_bot, monkeypatch, tmp_path) -> None:
+    pkg = tmp_path / "my_shims"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text(
+        "from arena_sdk import loader\n"
+        "from test_loader import SeedFunctionDetector\n"
+        "loader.register_detector(SeedFunctionDetector())\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(loader, "DETECTORS", list(loader.DETECTORS))
+    monkeypatch.setattr(loader, "DETECTOR_MODULES", ["my_shims", "no_such_shim_module"])
+    b = loader.load(str(write_bot("def make_move(rounds):\n    return 'R'\n", "seed_fn2.py")))
+    assert b.entries["dynamite"].style == "seed function"

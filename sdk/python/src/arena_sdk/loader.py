@@ -10,7 +10,9 @@ that makes a fresh player per seat. A player is any object with the methods of t
 native ``Bot`` class (``arena_sdk.dynamite.Bot`` and so on): ``move``/``bid``/``vote_*``, and
 optionally ``start(setup)`` and ``end(outcome)``. The native detector finds subclasses of those
 classes; the seed-compatibility shims add their own detectors (for example one that wraps a
-module-level ``make_move(rounds)`` in a ``dynamite.Bot``) with :func:`register_detector`.
+module-level ``make_move(rounds)`` in a ``dynamite.Bot``) with :func:`register_detector`, from a
+module listed in :data:`DETECTOR_MODULES` (``arena_sdk.compat``), which :func:`load` imports
+before looking at the file.
 
 A detector may also install shim modules before the file is imported (:meth:`Detector.prepare`)
 or take over the file completely without importing it, by returning its entries from there.
@@ -29,7 +31,7 @@ from typing import Any, Callable, Sequence
 
 from arena_sdk import games
 
-__all__ = ["BotFile", "Entry", "Detector", "NativeDetector", "DETECTORS", "register_detector",
+__all__ = ["BotFile", "Entry", "Detector", "NativeDetector", "DETECTORS", "DETECTOR_MODULES", "register_detector",
            "load", "LoadedBot", "LoadError"]
 
 
@@ -162,6 +164,21 @@ def _entry(game: str, cls: type) -> Entry:
 DETECTORS: list[Detector] = [NativeDetector()]
 
 
+#: Modules that register more detectors when imported; load() imports those that exist. The
+#: seed-compatibility shims live in arena_sdk.compat and register theirs from its __init__.
+DETECTOR_MODULES: list[str] = ["arena_sdk.compat"]
+_imported_detector_modules: set[str] = set()
+
+
+def _import_detector_modules() -> None:
+    for name in DETECTOR_MODULES:
+        if name in _imported_detector_modules:
+            continue
+        _imported_detector_modules.add(name)
+        if importlib.util.find_spec(name) is not None:
+            importlib.import_module(name)
+
+
 def register_detector(detector: Detector, *, first: bool = False) -> None:
     """Adds a detector (after the existing ones unless first=True)."""
     if first:
@@ -202,6 +219,7 @@ def load(spec: str) -> LoadedBot:
         sys.path.insert(0, directory)
 
     loaded = LoadedBot(file=bot)
+    _import_detector_modules()
     for d in DETECTORS:
         claimed = d.prepare(bot)
         if claimed:
