@@ -141,6 +141,10 @@ func applyLandlock(cfg *initConfig) (int, error) {
 		}
 	}
 	if cfg.MountNS {
+		// Listing the new root shows only what the sandbox put there.
+		if err := add("/", unix.LANDLOCK_ACCESS_FS_READ_DIR); err != nil {
+			return 0, err
+		}
 		for _, p := range []string{"/proc", "/etc", "/dev"} {
 			if err := add(p, unix.LANDLOCK_ACCESS_FS_READ_FILE|unix.LANDLOCK_ACCESS_FS_READ_DIR); err != nil {
 				return 0, err

@@ -212,7 +212,12 @@ func (p *Process) waiter() {
 	if r := p.Reason(); r.Kind != KindExited || r.Status != 0 {
 		p.waitErr = &ExitError{Name: p.spec.Name, Reason: r}
 	}
-	// The tree is gone: tell the waiters first, then remove its cgroups and mounts.
+	// The tree is gone: free the work dir (the caller may remove it as soon as Wait returns),
+	// tell the waiters, then remove the cgroups, which can take a little longer.
+	if p.undo != nil {
+		p.undo()
+		p.undo = nil
+	}
 	close(p.done)
 	p.cleanup()
 	// Readers still get what is buffered in the pipes; close them if nobody finishes.
@@ -437,9 +442,14 @@ func (p *Process) watch() {
 		defer t.Stop()
 		wall = t.C
 	}
+	// One cheap tick: the tree's CPU total, and OOM kills (a bot whose process the kernel
+	// killed for memory is over, even if its main process survived).
 	var tick <-chan time.Time
-	if _, ok := p.cg.cpu(); ok && p.limits.CPUSeconds > 0 {
-		t := time.NewTicker(250 * time.Millisecond)
+	_, cpuOK := p.cg.cpu()
+	cpuOK = cpuOK && p.limits.CPUSeconds > 0
+	oomOK := p.cg != nil && p.cg.dirs[cgMemory] != ""
+	if cpuOK || oomOK {
+		t := time.NewTicker(100 * time.Millisecond)
 		defer t.Stop()
 		tick = t.C
 	}
@@ -452,6 +462,15 @@ func (p *Process) watch() {
 			_ = p.KillFor(KindTimeLimit, "ran longer than "+p.limits.WallTime.String())
 			return
 		case <-tick:
+			if oomOK {
+				if n := p.cg.oomKills(); n > 0 {
+					_ = p.KillFor(KindMemoryLimit, fmt.Sprintf("%d process(es) killed for using more than %s", n, bytesText(p.limits.MemoryBytes)))
+					return
+				}
+			}
+			if !cpuOK {
+				continue
+			}
 			if cpu, _ := p.cg.cpu(); cpu >= limit {
 				_ = p.KillFor(KindCPULimit, fmt.Sprintf("the tree used %v of CPU, limit %ds", cpu.Round(time.Millisecond), p.limits.CPUSeconds))
 				return
@@ -480,3 +499,16 @@ func Env(keep []string, extra ...string) []string {
 	}
 	return append(env, extra...)
 }
+
+// HostUID is the host uid the bot runs as (-1 when the sandbox gives it no uid of its own),
+// for checking the process table after the end.
+func (p *Process) HostUID() int {
+	if p.slot == nil {
+		return -1
+	}
+	return p.slot.botUID()
+}
+
+// UIDRange is the range [lo, hi) of host uids the sandbox hands out: after every match has
+// ended, no process on the machine should run with one of them.
+func UIDRange() (lo, hi int) { return uidBase, uidBase + 2*uidSlots }
