@@ -188,6 +188,7 @@ func (p *progress) event(e tournament.Event) {
 	defer p.mu.Unlock()
 	if p.resumed < 0 {
 		p.resumed = e.Resumed
+		p.start = time.Now() // the rate counts matches, not the time spent building bots
 		if p.bar != nil {
 			p.bar.ChangeMax(e.Total)
 			_ = p.bar.Set(e.Done)

@@ -174,7 +174,7 @@ func TestKillAndResume(t *testing.T) {
 		"--jobs", "2", "--target", "30", "--rounds", "100", "--plain"}, bots...)
 	cmd := exec.Command(arenaBin, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"))
+	cmd.Env = os.Environ()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
