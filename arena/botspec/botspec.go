@@ -88,6 +88,7 @@ type Resolver struct {
 
 	pyOnce  sync.Once
 	pyPaths []string
+	pyExe   string
 	pyErr   error
 }
 
@@ -122,6 +123,9 @@ func (r *Resolver) CommandFor(s Spec) (host.Command, error) {
 		if err != nil {
 			return host.Command{}, err
 		}
+		// The real interpreter, not a shim script (pyenv): faster to start, and a single file
+		// for the sandbox to expose.
+		py = r.pyExe
 		return host.Command{Name: s.Arg, Path: py, Args: []string{"-m", "arena_sdk", target}, Dir: filepath.Dir(s.Path),
 			ReadOnly: append([]string{filepath.Dir(s.Path)}, ro...)}, nil
 	case GoPkg:
@@ -202,6 +206,7 @@ func (r *Resolver) buildGo(dir string) (string, error) {
 func (r *Resolver) pythonRuntime(py string) ([]string, error) {
 	r.pyOnce.Do(func() {
 		const probe = "import sys, os, arena_sdk\n" +
+			"print(os.path.realpath(sys.executable))\n" +
 			"for p in {sys.prefix, sys.base_prefix, sys.exec_prefix, *sys.path}:\n" +
 			"    if p and os.path.isdir(p): print(os.path.realpath(p))\n"
 		out, err := exec.Command(py, "-c", probe).CombinedOutput()
@@ -211,7 +216,9 @@ func (r *Resolver) pythonRuntime(py string) ([]string, error) {
 			return
 		}
 		seen := map[string]bool{}
-		for _, l := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+		r.pyExe, lines = lines[0], lines[1:]
+		for _, l := range lines {
 			if l != "" && !seen[l] {
 				seen[l] = true
 				r.pyPaths = append(r.pyPaths, l)

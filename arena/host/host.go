@@ -335,6 +335,7 @@ func (s *Seat) Act(req *arenav1.ActRequest, timeout time.Duration) (*arenav1.Act
 		// Give the exit watcher a moment so the report says how the process ended.
 		select {
 		case <-s.bot.rn.exited:
+			s.bot.markDead(s.bot.rn.proc.Reason().String())
 		case <-time.After(time.Second):
 		}
 		if s.bot.Alive() {
