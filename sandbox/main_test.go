@@ -7,6 +7,9 @@ import (
 
 func TestMain(m *testing.M) {
 	Init()
+	if os.Getenv(arenaEnv) != "" {
+		os.Exit(miniArena())
+	}
 	if act := os.Getenv(actEnv); act != "" {
 		os.Exit(runAct(act))
 	}
