@@ -6,9 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	"github.com/botarena/arena/arena/botspec"
@@ -40,21 +38,10 @@ func root(tb testing.TB) string {
 	return r
 }
 
-var (
-	cacheOnce sync.Once
-	cacheDir  string
-)
-
-// testLauncher builds bots into one cache shared by the tests of this binary.
+// testLauncher builds bots into botspec's default cache: not under /tmp, which the sandbox
+// replaces with the bot's private directory, so a bot binary there cannot start.
 func testLauncher(tb testing.TB) *launcher {
-	cacheOnce.Do(func() {
-		d, err := os.MkdirTemp("", "arena-bench-cache-")
-		if err != nil {
-			tb.Fatal(err)
-		}
-		cacheDir = d
-	})
-	return &launcher{root: root(tb), res: &botspec.Resolver{CacheDir: cacheDir}}
+	return &launcher{root: root(tb), res: &botspec.Resolver{}}
 }
 
 // wantFigures is every figure a run must report, measured or with the reason it is missing.
@@ -79,7 +66,7 @@ var wantFigures = map[string][]string{
 // reason, and that the table and the JSON show them. It checks no timing targets: those flake.
 func TestQuickBench(t *testing.T) {
 	var log bytes.Buffer
-	rep, err := Run(context.Background(), Config{Quick: true, Root: root(t), CacheDir: filepath.Join(t.TempDir(), "bots"), Log: &log})
+	rep, err := Run(context.Background(), Config{Quick: true, Root: root(t), Log: &log})
 	if err != nil {
 		t.Fatalf("bench: %v\n%s", err, log.String())
 	}
