@@ -1,0 +1,58 @@
+package sandbox
+
+import (
+	"io"
+	"os"
+	"os/exec"
+	"testing"
+)
+
+// BenchmarkStart measures a whole sandboxed run of a trivial program (the test binary itself,
+// printing one line): Start until the program runs, its output, its exit and the teardown.
+// Run: go test -run '^$' -bench Start -benchtime 50x ./sandbox
+func BenchmarkStart(b *testing.B) {
+	exe, _ := os.Executable()
+	work := b.TempDir()
+	Probe()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p, err := Start(Spec{Name: "bench", Path: exe, Env: []string{actEnv + "=hello"}, WorkDir: work})
+		if err != nil {
+			b.Fatal(err)
+		}
+		go io.Copy(io.Discard, p.Stderr())
+		_, _ = io.Copy(io.Discard, p.Stdout())
+		if err := p.Wait(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkStartOnly measures Start alone: until the sandboxed program has been started.
+func BenchmarkStartOnly(b *testing.B) {
+	exe, _ := os.Executable()
+	work := b.TempDir()
+	Probe()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p, err := Start(Spec{Name: "bench", Path: exe, Env: []string{actEnv + "=sleep:1m"}, WorkDir: work})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.StopTimer()
+		_ = p.Kill()
+		b.StartTimer()
+	}
+}
+
+// BenchmarkPlainExec is the same run without any sandbox, for comparison.
+func BenchmarkPlainExec(b *testing.B) {
+	exe, _ := os.Executable()
+	for i := 0; i < b.N; i++ {
+		cmd := exec.Command(exe)
+		cmd.Env = []string{actEnv + "=hello"}
+		if err := cmd.Run(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
