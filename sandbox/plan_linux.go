@@ -305,7 +305,11 @@ func (p *plan) fill(why map[string]string) {
 	if p.cg.has(cgCPU) && !p.cg.has(cgCPUAcct) {
 		rep.set(LayerCPU, false, "CPU quota works but no cpuacct to measure the total: %s", p.cg.why[cgCPUAcct])
 	}
-	rep.set(LayerRlimits, true, "core 0, cpu seconds, file size, open files, processes per uid, no locked memory")
+	if p.root {
+		rep.set(LayerRlimits, true, "core 0, cpu seconds, file size, open files, processes per uid, no locked memory")
+	} else {
+		rep.set(LayerRlimits, true, "core 0, cpu seconds, file size, open files, no locked memory (no process limit: the bot shares the arena's uid)")
+	}
 	if p.seccomp {
 		rep.set(LayerSeccomp, true, "architecture checked; ptrace, keyrings, mount, namespaces, bpf, perf, io_uring, kexec, modules and more kill the bot (SIGSYS); only unix and IP sockets open")
 	} else {

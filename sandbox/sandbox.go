@@ -71,8 +71,9 @@ type Process struct {
 
 // Start launches spec in a sandbox built from every layer Probe found. The caller must read
 // Stdout and Stderr and eventually call Kill or Wait.
-func Start(spec Spec) (*Process, error) {
-	pl := getPlan()
+func Start(spec Spec) (*Process, error) { return startWith(getPlan(), spec) }
+
+func startWith(pl *plan, spec Spec) (*Process, error) {
 	if spec.Strict {
 		if miss := pl.report.Missing(); len(miss) > 0 {
 			names := make([]string, len(miss))

@@ -1,0 +1,61 @@
+package sandbox
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"time"
+)
+
+// degradedPlan is this machine's plan with every namespace, cgroup and Landlock taken away,
+// as on a laptop or in a container: only rlimits, seccomp, the process group and the
+// subreaper remain.
+func degradedPlan() *plan {
+	real := getPlan()
+	p := *real
+	p.userns, p.mountns, p.pidns, p.netns, p.ipcns, p.utsns = false, false, false, false, false, false
+	p.landlock = 0
+	p.workTmpfs = false
+	p.root = false // as a user on a laptop: the bot keeps the arena's uid
+	p.cg = &cgroupPlan{base: map[string]string{}, v2: map[string]bool{}, why: map[string]string{}}
+	return &p
+}
+
+func TestDegradedStillKillsEverything(t *testing.T) {
+	t.Parallel()
+	exe, _ := os.Executable()
+	// (A fork bomb is beyond this mode: without a pids cgroup or a uid of its own nothing bounds
+	// its process count, and the report says so.)
+	for _, a := range []string{"setsid", "stop", "orphan", "noterm"} {
+		a := a
+		t.Run(a, func(t *testing.T) {
+			t.Parallel()
+			p, err := startWith(degradedPlan(), Spec{Name: a, Path: exe, Env: []string{actEnv + "=" + a},
+				WorkDir: t.TempDir(), Limits: Limits{Processes: 30}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			go func() {
+				var b [4096]byte
+				for {
+					if _, err := p.Stderr().Read(b[:]); err != nil {
+						return
+					}
+				}
+			}()
+			var out strings.Builder
+			buf := make([]byte, 4096)
+			n, _ := p.Stdout().Read(buf)
+			out.Write(buf[:n])
+			time.Sleep(100 * time.Millisecond) // let the tree grow
+			t0 := time.Now()
+			if err := p.Kill(); err != nil {
+				t.Fatal(err)
+			}
+			if d := time.Since(t0); d > 500*time.Millisecond {
+				t.Errorf("kill took %v", d)
+			}
+			assertNoLeftovers(t, p)
+		})
+	}
+}
