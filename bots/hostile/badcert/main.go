@@ -1,0 +1,18 @@
+// Command badcert is a hostile bot whose handshake names its own socket but carries a bogus
+// server certificate.
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/botarena/arena/sdk"
+)
+
+func main() {
+	sock := filepath.Join(os.Getenv("PLUGIN_UNIX_SOCKET_DIR"), "plugin1")
+	fmt.Printf("1|%d|unix|%s|grpc|bm90LWEtY2VydGlmaWNhdGU\n", sdk.ProtocolVersion, sock)
+	time.Sleep(time.Hour)
+}

@@ -1,0 +1,12 @@
+"""Hostile: stops itself (SIGSTOP) in round 3."""
+import os
+import signal
+
+from arena_sdk import dynamite
+
+
+class Stopper(dynamite.Bot):
+    def move(self, state: dynamite.State) -> str:
+        if state.round == 3:
+            os.kill(os.getpid(), signal.SIGSTOP)
+        return "P"
