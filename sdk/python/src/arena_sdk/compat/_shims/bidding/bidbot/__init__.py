@@ -1,0 +1,1 @@
+"""The ``bidbot`` client library of the bidding contest (arena_sdk seed-compatibility shim)."""

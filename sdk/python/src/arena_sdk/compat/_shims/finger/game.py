@@ -1,0 +1,12 @@
+"""The finger contest's ``game`` module (arena_sdk seed-compatibility shim).
+
+Bot files import it; in the arena the host runs the games, so ``Game`` only keeps its players.
+"""
+
+
+class Game:
+    def __init__(self, *players, **kwargs):
+        self.players = list(players)
+
+    def play(self, *args, **kwargs):
+        raise RuntimeError("in the arena the host plays the games: use `arena play finger <bot.py> <opponent>`")
