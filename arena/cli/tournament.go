@@ -19,7 +19,6 @@ import (
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
-	"github.com/botarena/arena/sandbox"
 )
 
 func init() { extraCommands = append(extraCommands, newTournament) }
@@ -224,8 +223,3 @@ func (p *progress) finish() {
 	}
 }
 
-// The sandbox re-executes the arena binary as the init of each bot's sandbox; sandbox.Init must
-// run before anything else in that case. Calling it from a package init covers the arena
-// command even while its main does not call it; in a normal run it returns at once, and a
-// second call from main is harmless.
-func init() { sandbox.Init() }
