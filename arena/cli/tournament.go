@@ -222,4 +222,3 @@ func (p *progress) finish() {
 		fmt.Fprintln(p.out)
 	}
 }
-
