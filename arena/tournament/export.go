@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"strconv"
 	"strings"
@@ -19,7 +20,7 @@ func (s *Standings) WriteTable(w io.Writer) error {
 	fmt.Fprintln(tw, "rank\tbot\trating\t±\tmatches\twins\tdraws\tlosses\tscore\tfaults\tmean move\t")
 	for _, r := range s.Rows {
 		fmt.Fprintf(tw, "%d\t%s\t%.1f\t%.1f\t%d\t%d\t%d\t%d\t%s\t%d\t%v\t\n", r.Rank, r.Bot, r.Rating, r.RatingErr,
-			r.Matches, r.Wins, r.Draws, r.Losses, num(r.Score), r.Faults, durationUs(r.MeanMoveUs).Round(time.Microsecond))
+			r.Matches, r.Wins, r.Draws, r.Losses, shortNum(r.Score), r.Faults, durationUs(r.MeanMoveUs).Round(time.Microsecond))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -31,6 +32,9 @@ func (s *Standings) WriteTable(w io.Writer) error {
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// shortNum shows at most two decimals in tables (exports keep every digit).
+func shortNum(f float64) string { return strconv.FormatFloat(math.Round(f*100)/100, 'f', -1, 64) }
 
 // WriteJSON writes standings and match results as one JSON document.
 func (s *Standings) WriteJSON(path string) error {
