@@ -1,0 +1,149 @@
+// Package compat_test plays bot files written in the style of the five original contests (the
+// seed-compatibility layer of the Python SDK, arena_sdk.compat) through the real host, against
+// house bots and native SDK bots, and checks that results and faults follow RULES.md.
+package compat_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/botarena/arena/arena/botspec"
+	"github.com/botarena/arena/arena/game"
+	"github.com/botarena/arena/arena/host"
+	"github.com/botarena/arena/arena/match"
+	"github.com/botarena/arena/arena/players"
+
+	_ "github.com/botarena/arena/arena/games/all"
+)
+
+const root = "../.."
+
+var (
+	resolver = &botspec.Resolver{}
+	// sdkSrc is this checkout's Python SDK: the bots run it rather than whatever copy pip
+	// installed last, so the test checks the code next to it.
+	sdkSrc string
+)
+
+func TestMain(m *testing.M) {
+	if out, err := exec.Command("python3", "-c", "import grpc, arena_sdk").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "compat: the Python SDK is not installed (pip install ./sdk/python): %v\n%s", err, out)
+		os.Exit(1)
+	}
+	src, err := filepath.Abs(filepath.Join(root, "sdk/python/src"))
+	if err != nil {
+		panic(err)
+	}
+	sdkSrc = src
+	dir, err := os.MkdirTemp("", "arena-compat-cache-")
+	if err != nil {
+		panic(err)
+	}
+	resolver.CacheDir = dir
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
+func bot(rel string) string { return filepath.Join(root, rel) }
+
+func seedBot(rel string) string { return bot(filepath.Join("sdk/python/tests/compat_bots", rel)) }
+
+// launch is players.Launch with the checkout's SDK first on the Python bots' path.
+func launch(t *testing.T, bots []string) []*host.Bot {
+	t.Helper()
+	procs := make([]*host.Bot, len(bots))
+	for i, a := range bots {
+		c, err := resolver.Command(a)
+		if err != nil {
+			players.CloseAll(procs[:i])
+			t.Fatal(err)
+		}
+		if strings.Contains(a, ".py") {
+			c.Env = append(c.Env, "PYTHONPATH="+sdkSrc)
+			c.ReadOnly = append(c.ReadOnly, sdkSrc)
+		}
+		p, err := host.Launch(context.Background(), c, host.Options{StartTimeout: 20 * time.Second})
+		if err != nil {
+			players.CloseAll(procs[:i])
+			t.Fatalf("launch %s: %v", a, err)
+		}
+		procs[i] = p
+	}
+	return procs
+}
+
+type played struct {
+	res  *match.Result
+	logs [][]string
+}
+
+func play(t *testing.T, name string, params map[string]string, bots ...string) played {
+	t.Helper()
+	spec, err := game.Lookup(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	procs := launch(t, bots)
+	defer players.CloseAll(procs)
+	cfg := game.Config{Seed: 7, Params: params}
+	ps := make([]match.Player, len(procs))
+	for i, p := range procs {
+		ps[i] = players.Process{Bot: p}
+		cfg.Players = append(cfg.Players, game.Player{Name: bots[i]})
+	}
+	opt := match.Options{MatchID: "compat-" + name, Deadline: 2 * time.Second}
+	res, err := match.Run(context.Background(), spec, cfg, ps, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var logs [][]string
+	for _, p := range procs {
+		logs = append(logs, p.Log.Tail(200))
+	}
+	players.CloseAll(procs)
+	return played{res: res, logs: logs}
+}
+
+func (p played) String() string {
+	o := p.res.Outcome
+	return fmt.Sprintf("%s\nplayers %+v\nfaults %+v\nlogs %q", o.Summary, o.Players, o.Faults, p.logs)
+}
+
+// noFaults fails when any seat was charged a fault.
+func noFaults(t *testing.T, p played) {
+	t.Helper()
+	if len(p.res.Outcome.Faults) != 0 {
+		t.Fatalf("faults charged:\n%v", p)
+	}
+}
+
+// logHas checks that a bot's log kept what the bot printed (never the protocol).
+func logHas(t *testing.T, p played, seat int, want string) {
+	t.Helper()
+	if !strings.Contains(strings.Join(p.logs[seat], "\n"), want) {
+		t.Fatalf("log of seat %d lacks %q:\n%v", seat, want, p)
+	}
+}
+
+// faultWith checks the single fault: seat, kind, and the traceback in its detail.
+func faultWith(t *testing.T, p played, seat int, kind game.FaultKind, wants ...string) {
+	t.Helper()
+	o := p.res.Outcome
+	if len(o.Faults) != 1 || o.Faults[0].Seat != seat || o.Faults[0].Kind != kind {
+		t.Fatalf("want one %v fault of seat %d:\n%v", kind, seat, p)
+	}
+	for _, w := range wants {
+		if !strings.Contains(o.Faults[0].Detail, w) {
+			t.Fatalf("fault detail lacks %q: %q", w, o.Faults[0].Detail)
+		}
+	}
+}
+
+func result(p played, seat int) game.Result { return p.res.Outcome.Players[seat].Result }

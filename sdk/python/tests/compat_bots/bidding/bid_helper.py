@@ -1,0 +1,2 @@
+def spread(money, places):
+    return max(1, money // max(1, places))
