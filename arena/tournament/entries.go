@@ -135,8 +135,32 @@ func fromManifest(dir string) (Entry, error) {
 	return Entry{Name: m.Name, Spec: spec, Author: m.Author, Language: m.Language}, nil
 }
 
-// Unique makes entry names unique by suffixing #2, #3...
+// Unique makes entry names unique: bots that share a name are told apart by the folders
+// above them ("python/auction", "go/auction"), and by #2, #3... when even that is not enough.
 func Unique(es []Entry) []Entry {
+	groups := map[string][]int{}
+	for i, e := range es {
+		groups[e.Name] = append(groups[e.Name], i)
+	}
+	for _, idx := range groups {
+		if len(idx) < 2 {
+			continue
+		}
+		for depth := 1; depth <= 3; depth++ {
+			names := map[string]bool{}
+			cand := make([]string, len(idx))
+			for k, i := range idx {
+				cand[k] = withParents(es[i], depth)
+				names[cand[k]] = true
+			}
+			if len(names) == len(idx) {
+				for k, i := range idx {
+					es[i].Name = cand[k]
+				}
+				break
+			}
+		}
+	}
 	seen := map[string]int{}
 	for i := range es {
 		n := es[i].Name
@@ -146,6 +170,27 @@ func Unique(es []Entry) []Entry {
 		}
 	}
 	return es
+}
+
+// withParents prefixes an entry's name with depth folders above the folder it lives in.
+func withParents(e Entry, depth int) string {
+	dir := e.Spec
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		dir = filepath.Dir(dir)
+	}
+	parts := []string{e.Name}
+	for range depth {
+		if filepath.Base(dir) == e.Name || filepath.Base(dir) == "" {
+			dir = filepath.Dir(dir)
+		}
+		b := filepath.Base(dir)
+		if b == "/" || b == "." {
+			break
+		}
+		parts = append([]string{b}, parts...)
+		dir = filepath.Dir(dir)
+	}
+	return strings.Join(parts, "/")
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
