@@ -32,6 +32,9 @@ type Machine struct {
 	CPUModel  string `json:"cpu_model"`
 	GoVersion string `json:"go_version"`
 	Python    string `json:"python,omitempty"`
+	// Load is the 1-minute load average at the start and at the end of the run: on a shared
+	// machine every figure, the floor included, moves with it.
+	Load [2]string `json:"load"`
 }
 
 // Report is the outcome of one bench run.
@@ -67,7 +70,8 @@ func (r *Report) WriteTable(w io.Writer) error {
 	if r.Machine.Python != "" {
 		fmt.Fprintf(w, ", %s", r.Machine.Python)
 	}
-	fmt.Fprintf(w, "\nfloor (pipe round trip p50): %s; took %v\n\n", fmtDur(r.PipeFloor), r.Took.Round(time.Millisecond))
+	fmt.Fprintf(w, "\nfloor (pipe round trip p50): %s; took %v; load average %s at the start, %s at the end\n\n",
+		fmtDur(r.PipeFloor), r.Took.Round(time.Millisecond), r.Machine.Load[0], r.Machine.Load[1])
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "section\tfigure\tvalue\tx pipe\ttarget\tok\tnote")
 	for _, f := range r.Figures {

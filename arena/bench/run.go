@@ -102,6 +102,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		{"memory", r.memory},
 		{"scaling", r.scaling},
 	}
+	r.rep.Machine.Load[0] = loadAvg()
 	for _, s := range steps {
 		t0 := time.Now()
 		if err := s.fn(ctx); err != nil {
@@ -110,6 +111,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		r.logf("%s: %v", s.name, time.Since(t0).Round(time.Millisecond))
 	}
 	r.rep.Took = time.Since(start)
+	r.rep.Machine.Load[1] = loadAvg()
 	return r.rep, nil
 }
 
@@ -139,6 +141,15 @@ func machine(python string) Machine {
 		m.Python = strings.TrimSpace(string(out))
 	}
 	return m
+}
+
+// loadAvg is the 1-minute load average ("?" where /proc/loadavg is missing).
+func loadAvg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(b)); err == nil && len(f) > 0 {
+		return f[0]
+	}
+	return "?"
 }
 
 // add appends a figure; time figures (unit ns) get their ratio to the pipe floor.
