@@ -35,9 +35,6 @@ func Main(name string) {
 	switch name {
 	case "noterm":
 		signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
-	case "flood":
-		go flood(os.Stdout)
-		go flood(os.Stderr)
 	case "idleburn":
 		// Burn CPU between turns (and during them) on every core.
 		for i := 0; i < 4; i++ {
@@ -61,6 +58,10 @@ func (p *player) Move(s *sdk.DynamiteState) sdk.DynamiteMove {
 	if s.Round == Round {
 		strike(p.name)
 	}
+	if p.name == "idleburn" {
+		// Answer in time, slowly enough that the match lasts while the threads burn.
+		time.Sleep(5 * time.Millisecond)
+	}
 	return sdk.Paper
 }
 
@@ -76,9 +77,12 @@ func report(name string, err error) {
 
 func strike(name string) {
 	switch name {
-	case "busyloop", "noterm", "idleburn":
+	case "busyloop", "noterm":
 		for {
 		}
+	case "flood":
+		go flood(os.Stdout)
+		flood(os.Stderr)
 	case "sleeper":
 		time.Sleep(time.Hour)
 	case "stopper":
@@ -142,14 +146,18 @@ func strike(name string) {
 		}
 		report(name, err)
 	case "secrets":
-		for _, p := range targets() {
+		for _, p := range SecretFiles {
 			_, err := os.ReadFile(p)
-			if err != nil {
-				if _, derr := os.ReadDir(p); derr == nil {
-					err = nil
-				}
-			}
 			report(name+" "+p, err)
+		}
+		// The opponent's work dir (same root as ours, another name).
+		own := filepath.Dir(os.Getenv("PLUGIN_UNIX_SOCKET_DIR"))
+		ms, _ := filepath.Glob(filepath.Join(filepath.Dir(own), "arena-bot-*"))
+		for _, m := range ms {
+			if m != own {
+				_, err := os.ReadDir(m)
+				report(name+" "+m, err)
+			}
 		}
 	case "writer":
 		exe, _ := os.Executable()
@@ -194,10 +202,18 @@ func strike(name string) {
 			report(name, fmt.Errorf("no other plugin socket visible"))
 		}
 	case "killer":
-		self := os.Getpid()
+		// Everything but our own threads (a thread id signals its whole process).
+		own := map[int]bool{}
+		tasks, _ := os.ReadDir("/proc/self/task")
+		for _, t := range tasks {
+			var n int
+			fmt.Sscan(t.Name(), &n)
+			own[n] = true
+		}
+		own[os.Getpid()] = true
 		killed := 0
 		for pid := 1; pid < 1<<16; pid++ {
-			if pid != self && syscall.Kill(pid, syscall.SIGKILL) == nil {
+			if !own[pid] && syscall.Kill(pid, syscall.SIGKILL) == nil {
 				killed++
 			}
 		}
@@ -212,12 +228,10 @@ func strike(name string) {
 	}
 }
 
-// targets are host secrets, the arena's data and the opponent's files.
-func targets() []string {
-	t := []string{"/root", "/etc/shadow", "/home", "/work/main/go.mod", "/run/arena-sandbox", "/proc/1/environ"}
-	ms, _ := filepath.Glob("/tmp/arena-bot-*")
-	return append(t, ms...)
-}
+// SecretFiles are host files no bot may read: system secrets, root's files, the sandbox's
+// state, and a secret the hostile tests plant in the host's temp dir.
+var SecretFiles = []string{"/etc/shadow", "/root/.profile", "/root/.bashrc", "/run/arena-sandbox/slots/0",
+	"/proc/1/environ", "/tmp/arena-hostile-secret"}
 
 func fill(dir string) error {
 	f, err := os.CreateTemp(dir, "fill-")

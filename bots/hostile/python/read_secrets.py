@@ -5,15 +5,20 @@ import sys
 
 from arena_sdk import dynamite
 
-TARGETS = ["/root", "/etc/shadow", "/home", "/work/main/go.mod", "/run/arena-sandbox", "/proc/1/environ"]
+TARGETS = ["/etc/shadow", "/root/.profile", "/root/.bashrc", "/run/arena-sandbox/slots/0",
+           "/proc/1/environ", "/tmp/arena-hostile-secret",
+           # the arena's own tree, next to this bot's directory
+           os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "go.mod")]
 
 
 class Secrets(dynamite.Bot):
     def move(self, state: dynamite.State) -> str:
         if state.round == 3:
-            for path in TARGETS + glob.glob("/tmp/arena-bot-*"):
+            own = os.path.dirname(os.environ.get("PLUGIN_UNIX_SOCKET_DIR", "/nonexistent"))
+            others = [d for d in glob.glob(os.path.join(os.path.dirname(own), "arena-bot-*")) if d != own]
+            for path in TARGETS + others:
                 try:
-                    if os.path.isdir(path):
+                    if path in others:
                         os.listdir(path)
                     else:
                         with open(path, "rb") as f:

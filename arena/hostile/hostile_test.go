@@ -1,0 +1,305 @@
+package hostile_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/botarena/arena/arena/botspec"
+	"github.com/botarena/arena/arena/game"
+	"github.com/botarena/arena/arena/games/dynamite"
+	"github.com/botarena/arena/arena/host"
+	"github.com/botarena/arena/arena/match"
+	"github.com/botarena/arena/arena/players"
+	"github.com/botarena/arena/sandbox"
+)
+
+const root = "../.."
+
+var resolver = &botspec.Resolver{}
+
+func TestMain(m *testing.M) {
+	sandbox.Init()
+	if out, err := exec.Command("python3", "-c", "import arena_sdk").CombinedOutput(); err != nil {
+		fmt.Fprintf(os.Stderr, "hostile: the Python SDK is not installed (pip install ./sdk/python): %v\n%s", err, out)
+		os.Exit(1)
+	}
+	// A secret in the host's temp dir, where bots' work dirs live too.
+	secret := "/tmp/arena-hostile-secret"
+	if err := os.WriteFile(secret, []byte("hunter2"), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	code := m.Run()
+	os.Remove(secret)
+	os.Exit(code)
+}
+
+// house is the well-behaved opponent of every hostile bot.
+const house = "bots/dynamite/cmd/scissors"
+
+// outcome of one hostile match.
+type outcome struct {
+	res  *match.Result
+	log  string // the hostile bot's kept stderr
+	why  string // why the hostile bot's process is gone
+	uids []int
+}
+
+// play runs one match of a hostile bot (seat 0) against the house bot, then checks that no
+// process of either is left, by the process table.
+func play(t *testing.T, hostile string, deadline time.Duration, limits sandbox.Limits, rounds string) outcome {
+	t.Helper()
+	ctx := context.Background()
+	bots := []string{filepath.Join(root, hostile), filepath.Join(root, house)}
+	procs, err := players.Launch(ctx, resolver, bots, host.Options{StartTimeout: 30 * time.Second, Limits: limits})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer players.CloseAll(procs)
+	var inits, uids []int
+	for _, p := range procs {
+		inits = append(inits, p.Pid())
+		uids = append(uids, treeUIDs(p.Pid())...)
+	}
+	if rounds == "" {
+		rounds = "40"
+	}
+	cfg := game.Config{Seed: 5, Params: map[string]string{"rounds": rounds}}
+	ps := make([]match.Player, len(procs))
+	for i, p := range procs {
+		ps[i] = players.Process{Bot: p}
+		cfg.Players = append(cfg.Players, game.Player{Name: bots[i]})
+	}
+	res, err := match.Run(ctx, dynamite.Spec, cfg, ps, match.Options{MatchID: "hostile", Deadline: deadline})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := outcome{res: res, log: procs[0].Log.String(), uids: uids}
+	players.CloseAll(procs)
+	o.why = procs[0].Why()
+	for _, pid := range inits {
+		assertPidGone(t, pid)
+	}
+	for _, uid := range uids {
+		assertUIDGone(t, uid)
+	}
+	return o
+}
+
+// treeUIDs finds the host uids the sandbox's processes run as (the init's children).
+func treeUIDs(initPid int) []int {
+	var out []int
+	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(initPid) + "/task/*/children")
+	for _, task := range tasks {
+		b, _ := os.ReadFile(task)
+		for _, f := range strings.Fields(string(b)) {
+			if uid := uidOf(f); uid > 0 {
+				out = append(out, uid)
+			}
+		}
+	}
+	return out
+}
+
+func uidOf(pid string) int {
+	b, err := os.ReadFile("/proc/" + pid + "/status")
+	if err != nil {
+		return -1
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[0] == "Uid:" {
+			n, _ := strconv.Atoi(f[1])
+			return n
+		}
+	}
+	return -1
+}
+
+func assertPidGone(t *testing.T, pid int) {
+	t.Helper()
+	waitGone(t, fmt.Sprintf("init %d", pid), func() []string {
+		if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
+			return []string{string(b)}
+		}
+		return nil
+	})
+}
+
+func assertUIDGone(t *testing.T, uid int) {
+	t.Helper()
+	waitGone(t, fmt.Sprintf("uid %d", uid), func() []string {
+		var left []string
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			if _, err := strconv.Atoi(e.Name()); err == nil && uidOf(e.Name()) == uid {
+				left = append(left, e.Name())
+			}
+		}
+		return left
+	})
+}
+
+func waitGone(t *testing.T, what string, left func() []string) {
+	t.Helper()
+	deadline := time.Now().Add(3 * time.Second)
+	for {
+		l := left()
+		if len(l) == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%s: processes left after the match: %v", what, l)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// Every hostile bot strikes in round 3 and must lose by the right fault there, or, where the
+// attack is only a probe, play on with every attempt blocked.
+func TestHostileBots(t *testing.T) {
+	t.Parallel()
+	type tc struct {
+		bot    string
+		fault  game.FaultKind // FaultNone: the probe fails quietly and the match goes on
+		detail string         // in the fault's detail
+		limits sandbox.Limits
+		// anyRound: the fault may come in any round (limits that take time to reach).
+		anyRound bool
+		rounds   string
+	}
+	g := func(name string) string { return "bots/hostile/" + name }
+	py := func(name string) string { return "bots/hostile/python/" + name + ".py" }
+	cases := []tc{
+		{bot: g("busyloop"), fault: game.FaultTimeout},
+		{bot: g("sleeper"), fault: game.FaultTimeout},
+		{bot: g("stopper"), fault: game.FaultTimeout},
+		{bot: g("noterm"), fault: game.FaultTimeout},
+		{bot: g("forkbomb"), fault: game.FaultTimeout, limits: sandbox.Limits{Processes: 48}},
+		{bot: g("threadbomb"), fault: game.FaultCrash, limits: sandbox.Limits{Processes: 48}},
+		{bot: g("setsid"), fault: game.FaultCrash, detail: "exited with status 0"},
+		{bot: g("orphan"), fault: game.FaultCrash, detail: "exited with status 0"},
+		{bot: g("memory"), fault: game.FaultCrash, detail: "memory limit", limits: sandbox.Limits{MemoryBytes: 128 << 20}},
+		{bot: g("memsplit"), fault: game.FaultCrash, detail: "memory limit", limits: sandbox.Limits{MemoryBytes: 128 << 20}},
+		{bot: g("flood"), fault: game.FaultCrash, detail: "output limit", limits: sandbox.Limits{OutputBytes: 4 << 20}},
+		{bot: g("tracer"), fault: game.FaultCrash, detail: "forbidden system call"},
+		{bot: g("idleburn"), fault: game.FaultCrash, detail: "cpu limit", limits: sandbox.Limits{CPUSeconds: 1}, anyRound: true, rounds: "2500"},
+		{bot: g("disk"), limits: sandbox.Limits{DiskBytes: 8 << 20}},
+		{bot: g("fds"), limits: sandbox.Limits{OpenFiles: 128}},
+		{bot: g("secrets")},
+		{bot: g("writer")},
+		{bot: g("network")},
+		{bot: g("sockets")},
+		{bot: g("killer")},
+		{bot: py("busyloop"), fault: game.FaultTimeout},
+		{bot: py("stopper"), fault: game.FaultTimeout},
+		{bot: py("forkbomb"), fault: game.FaultTimeout, limits: sandbox.Limits{Processes: 64}},
+		{bot: py("threadbomb"), fault: game.FaultTimeout, limits: sandbox.Limits{Processes: 64}},
+		{bot: py("memory"), fault: game.FaultCrash, detail: "memory limit", limits: sandbox.Limits{MemoryBytes: 160 << 20}},
+		{bot: py("escape"), fault: game.FaultCrash, detail: "exited with status 0"},
+		{bot: py("flood"), fault: game.FaultCrash, detail: "output limit", limits: sandbox.Limits{OutputBytes: 4 << 20}},
+		{bot: py("tracer"), fault: game.FaultCrash, detail: "forbidden system call"},
+		{bot: py("read_secrets")},
+		{bot: py("net_probe")},
+	}
+	for _, c := range cases {
+		c := c
+		t.Run(strings.TrimPrefix(c.bot, "bots/hostile/"), func(t *testing.T) {
+			t.Parallel()
+			o := play(t, c.bot, 700*time.Millisecond, c.limits, c.rounds)
+			out := o.res.Outcome
+			// The house bot is never charged and always ends up at least level.
+			for _, f := range out.Faults {
+				if f.Seat != 0 {
+					t.Errorf("the house bot was charged: %+v", f)
+				}
+			}
+			if out.Players[1].Result == game.ResultLoss {
+				t.Errorf("the house bot lost: %+v", out.Players)
+			}
+			if strings.Contains(o.log, "SUCCEEDED") {
+				t.Errorf("an attack got through:\n%s", o.log)
+			}
+			if c.fault == game.FaultNone {
+				if len(out.Faults) != 0 {
+					t.Fatalf("a probing bot was charged: %+v\nlog:\n%s", out.Faults, tail(o.log))
+				}
+				if !strings.Contains(o.log, "blocked") {
+					t.Fatalf("no attempt reported:\n%s", tail(o.log))
+				}
+				return
+			}
+			if len(out.Faults) != 1 {
+				t.Fatalf("faults %+v, want one %v (bot gone: %s)\nlog:\n%s", out.Faults, c.fault, o.why, tail(o.log))
+			}
+			f := out.Faults[0]
+			if f.Kind != c.fault || (f.Where != "round 3" && !c.anyRound) || !strings.Contains(f.Detail, c.detail) {
+				t.Fatalf("fault %+v, want %v in round 3 with %q\nlog:\n%s", f, c.fault, c.detail, tail(o.log))
+			}
+			if out.Players[0].Result != game.ResultLoss {
+				t.Fatalf("the hostile bot did not lose: %+v", out.Players)
+			}
+		})
+	}
+}
+
+// Lying and garbage handshakes are clear start errors naming the bot, and leave nothing.
+func TestHostileHandshakes(t *testing.T) {
+	t.Parallel()
+	for _, name := range []string{"liar", "badcert", "garbage"} {
+		name := name
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			arg := filepath.Join(root, "bots/hostile", name)
+			t0 := time.Now()
+			procs, err := players.Launch(context.Background(), resolver, []string{arg},
+				host.Options{StartTimeout: 5 * time.Second, Limits: sandbox.Limits{OutputBytes: 1 << 20}})
+			if err == nil {
+				players.CloseAll(procs)
+				t.Fatal("a bot with a bad handshake started")
+			}
+			var se *host.StartError
+			if !errors.As(err, &se) || !strings.Contains(err.Error(), name) {
+				t.Fatalf("start error %T: %v", err, err)
+			}
+			if d := time.Since(t0); d > 8*time.Second {
+				t.Fatalf("refusing the handshake took %v", d)
+			}
+			assertNoSandboxOf(t, arg)
+		})
+	}
+}
+
+// assertNoSandboxOf checks that no process runs the given bot binary any more.
+func assertNoSandboxOf(t *testing.T, arg string) {
+	t.Helper()
+	base := filepath.Base(arg)
+	waitGone(t, base, func() []string {
+		var left []string
+		ents, _ := os.ReadDir("/proc")
+		for _, e := range ents {
+			if _, err := strconv.Atoi(e.Name()); err != nil {
+				continue
+			}
+			exe, _ := os.Readlink("/proc/" + e.Name() + "/exe")
+			if strings.HasPrefix(filepath.Base(exe), base+"-") {
+				left = append(left, e.Name()+" "+exe)
+			}
+		}
+		return left
+	})
+}
+
+func tail(s string) string {
+	if len(s) > 3000 {
+		return "..." + s[len(s)-3000:]
+	}
+	return s
+}
