@@ -56,3 +56,17 @@ func BenchmarkPlainExec(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkSnapshot measures the per-move reading a host takes around each move.
+func BenchmarkSnapshot(b *testing.B) {
+	exe, _ := os.Executable()
+	p, err := Start(Spec{Name: "bench", Path: exe, Env: []string{actEnv + "=sleep:1m"}, WorkDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Kill()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		_ = p.Snapshot()
+	}
+}
