@@ -56,16 +56,13 @@ func newTournament() *cobra.Command {
 	f.IntVar(&table, "table", 0, "bots per table in multi-player games (0: all bots at one table)")
 	f.DurationVar(&deadline, "deadline", time.Second, "time a bot has for each move")
 	f.DurationVar(&startTimeout, "start-timeout", host.DefaultStartTimeout, "time a bot has to start and handshake")
-	f.BoolVar(&fresh, "fresh", true, "start fresh bot processes for every match (the only mode so far)")
+	f.BoolVar(&fresh, "fresh", false, "start fresh bot processes for every match instead of reusing each worker's processes")
 	f.BoolVar(&plain, "plain", false, "plain progress lines even on a terminal")
 	f.StringVar(&csvPath, "csv", "", "write standings to FILE and match results to FILE-matches (CSV)")
 	f.StringVar(&jsonPath, "json", "", "write standings and match results to FILE (JSON)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		ctx := cmd.Context()
 		out := cmd.OutOrStdout()
-		if !fresh {
-			return fmt.Errorf("%w: --fresh=false (reusing bot processes across matches) is not supported yet", ErrUsage)
-		}
 		if jobs < 1 {
 			return fmt.Errorf("%w: --jobs must be at least 1", ErrUsage)
 		}
@@ -122,7 +119,7 @@ func newTournament() *cobra.Command {
 			fmt.Fprintf(out, "tournament %s (id %d): %s, %d bots, seed %d, store %s\n", name, id, spec.Name, len(entries), seed, storePath)
 		}
 		prog := newProgress(out, cmd.ErrOrStderr(), plain)
-		sum, runErr := tournament.Run(ctx, st, id, tournament.Options{Jobs: jobs, OnEvent: prog.event})
+		sum, runErr := tournament.Run(ctx, st, id, tournament.Options{Jobs: jobs, OnEvent: prog.event, Fresh: fresh})
 		prog.finish()
 		if sum.Played > 0 {
 			fmt.Fprintf(out, "played %d matches in %v (%.2f matches/s, %d jobs)\n", sum.Played, sum.Elapsed.Round(time.Millisecond),

@@ -98,6 +98,10 @@ type Options struct {
 	OnEvent func(Event)
 	// WorkRoot for bot processes (default os.TempDir()).
 	WorkRoot string
+	// Fresh starts new bot processes for every match. Otherwise each worker keeps one process
+	// per bot and reuses it for its next matches (a bot process holds any number of seats, each
+	// call naming its match); a process that died or was killed is started again.
+	Fresh bool
 }
 
 // Summary of a run.
@@ -109,8 +113,8 @@ type Summary struct {
 // ErrIncomplete means the run ended with matches still pending (interrupted or failed).
 var ErrIncomplete = errors.New("tournament not complete")
 
-// Run plays every match of tournament id that is not done yet. Each match launches fresh bot
-// processes and is recorded (result, faults, timings, replay) in one transaction when it ends;
+// Run plays every match of tournament id that is not done yet. Bot processes come from a
+// per-worker pool (see Options.Fresh) and is recorded (result, faults, timings, replay) in one transaction when it ends;
 // a cancelled match is left pending for --resume.
 func Run(ctx context.Context, st *store.Store, id int64, opt Options) (Summary, error) {
 	t, err := st.FindTournament(ctx, fmt.Sprint(id))
@@ -195,9 +199,13 @@ func Run(ctx context.Context, st *store.Store, id int64, opt Options) (Summary, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// Each worker has its own processes, so a bot killed in one match never takes a
+			// concurrent match down with it.
+			pl := &pool{fresh: opt.Fresh, bots: map[int]*host.Bot{}}
+			defer pl.close()
 			for m := range work {
 				emit(MatchStarted, m, "", nil)
-				summary, err := playOne(cctx, st, id, spec, cfg, cmds, m, opt)
+				summary, err := playOne(cctx, st, id, spec, cfg, cmds, m, opt, pl)
 				switch {
 				case err == nil:
 					emit(MatchDone, m, summary, nil)
@@ -245,8 +253,54 @@ type storeError struct{ err error }
 func (e *storeError) Error() string { return "store: " + e.err.Error() }
 func (e *storeError) Unwrap() error { return e.err }
 
-// playOne launches fresh processes for one match, plays it and records it.
-func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg Config, cmds []host.Command, m store.Match, opt Options) (string, error) {
+// pool hands out bot processes to one worker: fresh ones, or the worker's live one per bot.
+type pool struct {
+	fresh bool
+	mu    sync.Mutex
+	bots  map[int]*host.Bot
+}
+
+func (p *pool) get(ctx context.Context, b int, cmd host.Command, opt host.Options) (*host.Bot, error) {
+	if !p.fresh {
+		p.mu.Lock()
+		bot := p.bots[b]
+		p.mu.Unlock()
+		if bot != nil && bot.Alive() {
+			return bot, nil
+		}
+	}
+	bot, err := host.Launch(ctx, cmd, opt)
+	if err != nil || p.fresh {
+		return bot, err
+	}
+	p.mu.Lock()
+	old := p.bots[b]
+	p.bots[b] = bot
+	p.mu.Unlock()
+	if old != nil {
+		old.Close()
+	}
+	return bot, nil
+}
+
+// release ends a match's use of its processes.
+func (p *pool) release(procs []*host.Bot) {
+	if p.fresh {
+		players.CloseAll(procs)
+	}
+}
+
+func (p *pool) close() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for b, bot := range p.bots {
+		bot.Close()
+		delete(p.bots, b)
+	}
+}
+
+// playOne gets processes for one match from the pool, plays it and records it.
+func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg Config, cmds []host.Command, m store.Match, opt Options, pl *pool) (string, error) {
 	gcfg := game.Config{Seed: m.Seed, Params: cfg.Params}
 	names := make([]string, len(m.Players))
 	for i, b := range m.Players {
@@ -260,7 +314,7 @@ func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p, err := host.Launch(ctx, cmds[b], host.Options{StartTimeout: cfg.StartTimeout, WorkRoot: opt.WorkRoot})
+			p, err := pl.get(ctx, b, cmds[b], host.Options{StartTimeout: cfg.StartTimeout, WorkRoot: opt.WorkRoot})
 			if err != nil {
 				// A bot that cannot start is a fault in its seat, not a broken tournament.
 				ps[i] = deadPlayer{name: names[i], why: err.Error()}
@@ -271,7 +325,7 @@ func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg
 		}()
 	}
 	wg.Wait()
-	defer players.CloseAll(procs)
+	defer pl.release(procs)
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}
@@ -281,7 +335,7 @@ func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg
 	if err != nil {
 		return "", err
 	}
-	players.CloseAll(procs)
+	pl.release(procs)
 	rec.Rec.Outcome = &res.Outcome
 	rec.Rec.Extra = map[string]any{"stats": res.Stats, "duration_ns": res.Duration}
 	rp, err := json.Marshal(rec.Rec)
