@@ -36,6 +36,7 @@ func newPlay() *cobra.Command {
 		Args: cobra.MinimumNArgs(1),
 	}
 	params := paramFlags(cmd)
+	applyLimits := sandboxFlags(cmd)
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "match seed (0: random, printed so the match can be re-run)")
 	cmd.Flags().DurationVar(&deadline, "deadline", time.Second, "time a bot has for each move")
 	cmd.Flags().DurationVar(&startTimeout, "start-timeout", host.DefaultStartTimeout, "time a bot has to start and handshake")
@@ -72,7 +73,9 @@ func newPlay() *cobra.Command {
 		ctx := cmd.Context()
 		out := cmd.OutOrStdout()
 		fmt.Fprintf(out, "%s: %s (seed %d)\n", spec.Name, strings.Join(bots, " vs "), cfg.Seed)
-		procs, err := players.Launch(ctx, &botspec.Resolver{}, bots, host.Options{StartTimeout: startTimeout})
+		hopt := host.Options{StartTimeout: startTimeout}
+		applyLimits(&hopt)
+		procs, err := players.Launch(ctx, &botspec.Resolver{}, bots, hopt)
 		if err != nil {
 			return err
 		}

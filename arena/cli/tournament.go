@@ -60,6 +60,7 @@ func newTournament() *cobra.Command {
 	f.BoolVar(&plain, "plain", false, "plain progress lines even on a terminal")
 	f.StringVar(&csvPath, "csv", "", "write standings to FILE and match results to FILE-matches (CSV)")
 	f.StringVar(&jsonPath, "json", "", "write standings and match results to FILE (JSON)")
+	applyLimits := sandboxFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		ctx := cmd.Context()
 		out := cmd.OutOrStdout()
@@ -119,7 +120,9 @@ func newTournament() *cobra.Command {
 			fmt.Fprintf(out, "tournament %s (id %d): %s, %d bots, seed %d, store %s\n", name, id, spec.Name, len(entries), seed, storePath)
 		}
 		prog := newProgress(out, cmd.ErrOrStderr(), plain)
-		sum, runErr := tournament.Run(ctx, st, id, tournament.Options{Jobs: jobs, OnEvent: prog.event, Fresh: fresh})
+		topt := tournament.Options{Jobs: jobs, OnEvent: prog.event, Fresh: fresh}
+		applyLimits(&topt.Host)
+		sum, runErr := tournament.Run(ctx, st, id, topt)
 		prog.finish()
 		if sum.Played > 0 {
 			fmt.Fprintf(out, "played %d matches in %v (%.2f matches/s, %d jobs)\n", sum.Played, sum.Elapsed.Round(time.Millisecond),

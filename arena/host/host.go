@@ -28,7 +28,6 @@ const (
 	DefaultStartTimeout = 10 * time.Second
 	DefaultLogHead      = 16 << 10
 	DefaultLogTail      = 64 << 10
-	DefaultOutputLimit  = 64 << 20
 )
 
 // Errors of a running bot.
@@ -59,7 +58,11 @@ type Options struct {
 	StartTimeout time.Duration
 	// WorkRoot holds each bot's private directory (socket, TMPDIR); default os.TempDir().
 	WorkRoot string
-	Limits   sandbox.Limits
+	// Limits for the sandbox (zero fields take the sandbox's defaults; the sandbox itself
+	// enforces the output limit on stdout and stderr together).
+	Limits sandbox.Limits
+	// Strict refuses to start a bot when a sandbox layer is missing on this machine.
+	Strict bool
 	// LogHead and LogTail cap the kept stderr.
 	LogHead, LogTail int
 }
@@ -73,9 +76,6 @@ func (o Options) withDefaults() Options {
 	}
 	if o.LogTail <= 0 {
 		o.LogTail = DefaultLogTail
-	}
-	if o.Limits.OutputBytes == 0 {
-		o.Limits.OutputBytes = DefaultOutputLimit
 	}
 	return o
 }
@@ -123,11 +123,6 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 	}
 	b := &Bot{Name: c.Name, Log: NewLog(opt.LogHead, opt.LogTail), workDir: workDir, started: time.Now()}
 	b.ctx, b.cancel = context.WithCancel(context.Background())
-	b.Log.Limit = opt.Limits.OutputBytes
-	b.Log.OnLimit = func() {
-		b.markDead("output limit: wrote more than " + itoa(opt.Limits.OutputBytes) + " bytes")
-		go b.kill()
-	}
 
 	cfg := &plugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
@@ -154,7 +149,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 			log:       b.Log,
 			spec: sandbox.Spec{
 				Name: c.Name, Path: c.Path, Args: append([]string{c.Path}, c.Args...), Env: env, Dir: c.Dir,
-				ReadOnly: c.ReadOnly, WorkDir: workDir, Limits: opt.Limits,
+				ReadOnly: c.ReadOnly, WorkDir: workDir, Limits: opt.Limits, Strict: opt.Strict,
 			},
 		}
 		return b.rn, nil
@@ -224,6 +219,15 @@ func (b *Bot) markDead(why string) {
 	}
 	b.mu.Unlock()
 	b.dead.Store(true)
+}
+
+// KillFor stops the bot, recording a sandbox exit kind (sandbox.KindTimeLimit...) and why.
+func (b *Bot) KillFor(kind, why string) {
+	b.markDead(kind + ": " + why)
+	if b.rn != nil && b.rn.proc != nil {
+		_ = b.rn.proc.KillFor(kind, why)
+	}
+	b.Close()
 }
 
 // Kill stops the bot for a reason (kept for reports); it returns once the tree is gone.
@@ -328,7 +332,7 @@ func (s *Seat) Act(req *arenav1.ActRequest, timeout time.Duration) (*arenav1.Act
 	}
 	stopped := s.timer.Stop()
 	if s.timed.Load() || (!stopped && err != nil) {
-		s.bot.Kill(fmt.Sprintf("timeout: no answer within %v", timeout))
+		s.bot.KillFor(sandbox.KindTimeLimit, fmt.Sprintf("no answer within %v", timeout))
 		return nil, ErrTimeout
 	}
 	if err != nil {

@@ -102,6 +102,9 @@ type Options struct {
 	// per bot and reuses it for its next matches (a bot process holds any number of seats, each
 	// call naming its match); a process that died or was killed is started again.
 	Fresh bool
+	// Host holds the sandbox limits and strictness for every bot (its StartTimeout and
+	// WorkRoot are taken from the tournament).
+	Host host.Options
 }
 
 // Summary of a run.
@@ -314,7 +317,9 @@ func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			p, err := pl.get(ctx, b, cmds[b], host.Options{StartTimeout: cfg.StartTimeout, WorkRoot: opt.WorkRoot})
+			hopt := opt.Host
+			hopt.StartTimeout, hopt.WorkRoot = cfg.StartTimeout, opt.WorkRoot
+			p, err := pl.get(ctx, b, cmds[b], hopt)
 			if err != nil {
 				// A bot that cannot start is a fault in its seat, not a broken tournament.
 				ps[i] = deadPlayer{name: names[i], why: err.Error()}
