@@ -97,7 +97,12 @@ func newPlay() *cobra.Command {
 		printResult(out, res, bots, procs)
 		if rec != nil {
 			rec.Rec.Outcome = &res.Outcome
-			rec.Rec.Extra = map[string]any{"stats": res.Stats, "duration_ns": res.Duration}
+			usage := make([]map[string]any, len(procs))
+			for i, b := range procs {
+				u := b.Usage()
+				usage[i] = map[string]any{"bot": bots[i], "exit": b.Why(), "cpu_ns": u.CPU, "peak_bytes": u.PeakBytes, "wall_ns": u.Wall}
+			}
+			rec.Rec.Extra = map[string]any{"stats": res.Stats, "duration_ns": res.Duration, "usage": usage}
 			if err := replay.Write(replayPath, rec.Rec); err != nil {
 				return err
 			}
