@@ -103,11 +103,12 @@ func play(t *testing.T, name string, params map[string]string, bots ...string) p
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The logs are read once the processes are gone, so that nothing is still in the pipe.
+	players.CloseAll(procs)
 	var logs [][]string
 	for _, p := range procs {
 		logs = append(logs, p.Log.Tail(200))
 	}
-	players.CloseAll(procs)
 	return played{res: res, logs: logs}
 }
 

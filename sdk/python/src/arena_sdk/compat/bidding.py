@@ -9,6 +9,7 @@ blocked until the server's games ended. A file without ``main()`` gets ``Cls(own
 
 from __future__ import annotations
 
+import sys
 import threading
 from types import ModuleType
 from typing import Any
@@ -19,6 +20,8 @@ from arena_sdk import bidding
 CONNECT_TIMEOUT = 10.0
 
 _local = threading.local()
+# sys.argv is process-wide: while one main() starts, it reads [file] as if run as a script.
+_argv_lock = threading.Lock()
 
 
 class _Handoff:
@@ -84,8 +87,15 @@ class BidBotAdapter(bidding.Bot):
                     h.ready.set()
 
             self._thread = threading.Thread(target=run, name=f"bidbot-main-{setup.seat}", daemon=True)
-            self._thread.start()
-            if not h.ready.wait(CONNECT_TIMEOUT):
+            with _argv_lock:
+                saved = sys.argv
+                sys.argv = [getattr(self._module, "__file__", None) or "bot.py"]
+                try:
+                    self._thread.start()
+                    ready = h.ready.wait(CONNECT_TIMEOUT)
+                finally:
+                    sys.argv = saved
+            if not ready:
                 raise TimeoutError(f"main() did not call bidbot.BotClient.connect within {CONNECT_TIMEOUT:g}s")
             if h.bot is None:
                 if h.error is not None:

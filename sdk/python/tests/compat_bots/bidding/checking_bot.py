@@ -41,6 +41,8 @@ class CheckingBot(BidBot):
 
 
 def main():
+    import sys
+    assert sys.argv[0].endswith("checking_bot.py") and len(sys.argv) == 1, sys.argv
     username = "checker"
     bot = CheckingBot(username)
     host = "your_sever.hostname.com"
