@@ -135,6 +135,9 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 
 	var answers []game.Answer
 	steps := 0
+	// Reused every step: the hot loop allocates nothing of its own.
+	var order atomic.Int32
+	var wg sync.WaitGroup
 	for !eng.Done() {
 		if err := ctx.Err(); err != nil {
 			closeAll(eng, seats, opt)
@@ -150,21 +153,22 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 		for range pending {
 			answers = append(answers, game.Answer{})
 		}
-		if len(pending) == 1 {
-			ask(eng, seats[pending[0]], pending[0], int64(steps), opt, &answers[0], new(atomic.Int32))
-		} else {
-			var order atomic.Int32
-			var wg sync.WaitGroup
-			for i, s := range pending {
-				eng.Observe(s, &seats[s].req) // engines are not concurrent-safe: observe first
-				wg.Add(1)
-				go func(i, s int) {
-					defer wg.Done()
-					send(seats[s], s, int64(steps), opt, &answers[i], &order)
-				}(i, s)
-			}
-			wg.Wait()
+		order.Store(0)
+		// Engines are not safe for concurrent use: observe every seat first, then ask them all
+		// at once, the last one from this goroutine.
+		for _, s := range pending {
+			eng.Observe(s, &seats[s].req)
 		}
+		last := len(pending) - 1
+		for i, s := range pending[:last] {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				send(seats[s], s, int64(steps), opt, &answers[i], &order)
+			}()
+		}
+		send(seats[pending[last]], pending[last], int64(steps), opt, &answers[last], &order)
+		wg.Wait()
 		if opt.Recorder != nil {
 			opt.Recorder.Step(steps, answers)
 		}
@@ -179,11 +183,6 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 		res.Stats = append(res.Stats, st.stats)
 	}
 	return res, nil
-}
-
-func ask(eng game.Engine, st *seatState, seat int, step int64, opt Options, out *game.Answer, order *atomic.Int32) {
-	eng.Observe(seat, &st.req)
-	send(st, seat, step, opt, out, order)
 }
 
 // send asks one seat and fills out; it touches only this seat's state.

@@ -155,7 +155,6 @@ func (e *Engine) Apply(answers []game.Answer) error {
 	}
 	var mv [2]move
 	var got [2]bool
-	where := "round " + strconv.Itoa(e.round+1)
 	for _, a := range answers {
 		if a.Seat != 0 && a.Seat != 1 || got[a.Seat] {
 			return fmt.Errorf("dynamite: %w: seat %d", game.ErrNotPending, a.Seat)
@@ -163,12 +162,12 @@ func (e *Engine) Apply(answers []game.Answer) error {
 		got[a.Seat] = true
 		s := a.Seat
 		if a.Fault != nil {
-			e.charge(s, where, a.Fault.Kind, a.Fault.Detail)
+			e.charge(s, a.Fault.Kind, a.Fault.Detail)
 			continue
 		}
 		d := a.Action.GetDynamite()
 		if d == nil {
-			e.charge(s, where, game.FaultGarbage, "answer is not a dynamite move")
+			e.charge(s, game.FaultGarbage, "answer is not a dynamite move")
 			continue
 		}
 		m := d.GetMove()
@@ -176,11 +175,11 @@ func (e *Engine) Apply(answers []game.Answer) error {
 		case rock, paper, scissors, water:
 		case dyn:
 			if e.dynLeft[s] == 0 {
-				e.charge(s, where, game.FaultIllegal, fmt.Sprintf("dynamite number %d (only %d allowed)", e.maxDyn+1, e.maxDyn))
+				e.charge(s, game.FaultIllegal, fmt.Sprintf("dynamite number %d (only %d allowed)", e.maxDyn+1, e.maxDyn))
 				continue
 			}
 		default:
-			e.charge(s, where, game.FaultIllegal, fmt.Sprintf("%v is not one of R P S D W", m))
+			e.charge(s, game.FaultIllegal, fmt.Sprintf("%v is not one of R P S D W", m))
 			continue
 		}
 		mv[s] = m
@@ -212,7 +211,10 @@ func (e *Engine) Apply(answers []game.Answer) error {
 	return nil
 }
 
-func (e *Engine) charge(seat int, where string, k game.FaultKind, detail string) {
+// charge records a fault of the round being played; the text is built only then, so the
+// common path allocates nothing.
+func (e *Engine) charge(seat int, k game.FaultKind, detail string) {
+	where := "round " + strconv.Itoa(e.round+1)
 	e.forfeit[seat] = true
 	e.faults = append(e.faults, game.FaultRecord{Seat: seat, Where: where, Kind: k, Detail: detail, Penalty: "forfeits the match"})
 }
