@@ -61,7 +61,7 @@ def test_explicit_class_name(write_bot) -> None:
 
 
 def test_nothing_found_lists_the_apis_looked_for(write_bot) -> None:
-    bot = write_bot("def make_move(rounds):\n    return 'R'\n", "plain_bot.py")
+    bot = write_bot("def strategy(history):\n    return 'R'\n", "plain_bot.py")
     with pytest.raises(loader.LoadError) as e:
         loader.load(str(bot))
     text = str(e.value)
@@ -93,7 +93,7 @@ class SeedFunctionDetector(loader.Detector):
 
 
 def test_detectors_plug_in_after_the_native_one(write_bot, monkeypatch) -> None:
-    monkeypatch.setattr(loader, "DETECTORS", list(loader.DETECTORS))
+    monkeypatch.setattr(loader, "DETECTORS", [loader.NativeDetector()])
     loader.register_detector(SeedFunctionDetector())
     b = loader.load(str(write_bot("def make_move(rounds):\n    return 'W' if rounds else 'D'\n", "seed_fn.py")))
     e = b.entries["dynamite"]
@@ -131,7 +131,7 @@ def test_detector_modules_are_imported_before_loading(write_bot, monkeypatch, tm
         "from test_loader import SeedFunctionDetector\n"
         "loader.register_detector(SeedFunctionDetector())\n")
     monkeypatch.syspath_prepend(str(tmp_path))
-    monkeypatch.setattr(loader, "DETECTORS", list(loader.DETECTORS))
+    monkeypatch.setattr(loader, "DETECTORS", [loader.NativeDetector()])
     monkeypatch.setattr(loader, "DETECTOR_MODULES", ["my_shims", "no_such_shim_module"])
     b = loader.load(str(write_bot("def make_move(rounds):\n    return 'R'\n", "seed_fn2.py")))
     assert b.entries["dynamite"].style == "seed function"
