@@ -120,7 +120,7 @@ func (r *procRunner) fail(err error) error {
 	_ = r.proc.Kill()
 	<-r.exited
 	msg := fmt.Sprintf("bot %s: %v", r.name, err)
-	if tail := r.log.Tail(8); len(tail) > 0 {
+	if tail := r.log.Tail(24); len(tail) > 0 {
 		msg += "\n  last stderr lines:\n    " + strings.Join(tail, "\n    ")
 	}
 	return &StartError{Bot: r.name, Err: err, Msg: msg, Pid: r.proc.Pid()}
