@@ -63,6 +63,9 @@ type Options struct {
 	Limits sandbox.Limits
 	// Strict refuses to start a bot when a sandbox layer is missing on this machine.
 	Strict bool
+	// GoPluginAutoMTLS uses go-plugin's own AutoMTLS (a P-521 client key) instead of the
+	// host's P-256 mutual TLS; see clientTLS. Kept for comparison in benchmarks.
+	GoPluginAutoMTLS bool
 	// LogHead and LogTail cap the kept stderr.
 	LogHead, LogTail int
 }
@@ -123,12 +126,25 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 	}
 	b := &Bot{Name: c.Name, Log: NewLog(opt.LogHead, opt.LogTail), workDir: workDir, started: time.Now()}
 	b.ctx, b.cancel = context.WithCancel(context.Background())
+	// The sandbox counts what the process writes to its own stdout and stderr; a Go bot's
+	// prints travel instead through go-plugin's stdio stream into this log, so the same
+	// output limit is enforced here too.
+	limit := opt.Limits.OutputBytes
+	if limit == 0 {
+		limit = sandbox.DefaultOutputBytes
+	}
+	if limit > 0 {
+		b.Log.Limit = limit
+		b.Log.OnLimit = func() {
+			go b.KillFor(sandbox.KindOutputLimit, "wrote more than "+itoa(limit)+" bytes to stdout and stderr")
+		}
+	}
 
 	cfg := &plugin.ClientConfig{
 		HandshakeConfig:  sdk.Handshake,
 		Plugins:          sdk.Plugins(nil),
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
-		AutoMTLS:         true,
+		AutoMTLS:         opt.GoPluginAutoMTLS,
 		SkipHostEnv:      true,
 		StartTimeout:     opt.StartTimeout,
 		Logger:           hclog.NewNullLogger(),
@@ -139,8 +155,20 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(4 << 20)),
 		},
 	}
+	var clientPEM string
+	if !opt.GoPluginAutoMTLS {
+		tc, pemText, err := clientTLS()
+		if err != nil {
+			_ = os.RemoveAll(workDir)
+			return nil, fmt.Errorf("bot %s: cannot make its TLS certificate: %w", c.Name, err)
+		}
+		cfg.TLSConfig, clientPEM = tc, pemText
+	}
 	cfg.RunnerFunc = func(_ hclog.Logger, cmd *exec.Cmd, socketDir string) (runner.Runner, error) {
 		env := sandbox.Env(EnvAllow, cmd.Env...)
+		if clientPEM != "" {
+			env = append(env, "PLUGIN_CLIENT_CERT="+clientPEM)
+		}
 		env = append(env, c.Env...)
 		env = append(env, "HOME="+tmpDir, "TMPDIR="+tmpDir, "PATH=/usr/local/bin:/usr/bin:/bin")
 		b.rn = &procRunner{

@@ -15,6 +15,10 @@ type Log struct {
 	headCap int
 	tailCap int
 	total   int64
+	// Limit and OnLimit: OnLimit runs once when the total passes Limit (0 = no limit).
+	Limit   int64
+	OnLimit func()
+	fired   bool
 }
 
 // NewLog makes a log keeping headCap + tailCap bytes.
@@ -26,6 +30,10 @@ func NewLog(headCap, tailCap int) *Log {
 func (l *Log) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	l.total += int64(len(p))
+	fire := l.Limit > 0 && l.total > l.Limit && !l.fired && l.OnLimit != nil
+	if fire {
+		l.fired = true
+	}
 	rest := p
 	if n := l.headCap - len(l.head); n > 0 {
 		if n > len(rest) {
@@ -45,6 +53,9 @@ func (l *Log) Write(p []byte) (int, error) {
 		}
 	}
 	l.mu.Unlock()
+	if fire {
+		l.OnLimit()
+	}
 	return len(p), nil
 }
 
