@@ -25,6 +25,7 @@ func newPlay() *cobra.Command {
 		startTimeout time.Duration
 		replayPath   string
 		matchID      string
+		measure      bool
 	)
 	cmd := &cobra.Command{
 		Use:   "play <game> BOT...",
@@ -42,6 +43,7 @@ func newPlay() *cobra.Command {
 	cmd.Flags().DurationVar(&startTimeout, "start-timeout", host.DefaultStartTimeout, "time a bot has to start and handshake")
 	cmd.Flags().StringVar(&replayPath, "replay", "", "write the match record to this file (replay it with 'arena replay FILE')")
 	cmd.Flags().StringVar(&matchID, "match-id", "", "match id sent to the bots (default: generated)")
+	cmd.Flags().BoolVar(&measure, "measure-moves", true, "measure each bot's CPU time and memory around every move (into the result and the replay)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		spec, err := game.Lookup(args[0])
 		if err != nil {
@@ -62,7 +64,7 @@ func newPlay() *cobra.Command {
 		if matchID == "" {
 			matchID = fmt.Sprintf("%s-%d", spec.Name, cfg.Seed)
 		}
-		opt := match.Options{MatchID: matchID, Deadline: deadline, StartTimeout: startTimeout}
+		opt := match.Options{MatchID: matchID, Deadline: deadline, StartTimeout: startTimeout, MeasureMoves: measure}
 		if c, ok := cfg.Params["clock"]; ok {
 			secs, err := strconv.ParseFloat(c, 64)
 			if err != nil {
@@ -134,7 +136,20 @@ func printResult(out io.Writer, res *match.Result, bots []string, procs []*host.
 			continue
 		}
 		u := b.Usage()
-		fmt.Fprintf(out, "  %s: %s; cpu %v, peak memory %.1f MiB\n", bots[i], b.Why(), u.CPU.Round(time.Millisecond), float64(u.PeakBytes)/(1<<20))
+		fmt.Fprintf(out, "  %s: %s; cpu %v, peak memory %.1f MiB, ran %v\n", bots[i], b.Why(), u.CPU.Round(time.Millisecond),
+			float64(u.PeakBytes)/(1<<20), u.Wall.Round(time.Millisecond))
+		for s, st := range res.Stats {
+			if res.Seats[s].Player != i || st.Moves == 0 {
+				continue
+			}
+			fmt.Fprintf(out, "    seat %d: %d moves, wall mean %v max %v", s, st.Moves,
+				(st.Total / time.Duration(st.Moves)).Round(time.Microsecond), st.Max.Round(time.Microsecond))
+			if st.CPU > 0 {
+				fmt.Fprintf(out, ", cpu mean %v max %v, peak memory %.1f MiB", (st.CPU / time.Duration(st.Moves)).Round(time.Microsecond),
+					st.MaxCPU.Round(time.Microsecond), float64(st.PeakMemory)/(1<<20))
+			}
+			fmt.Fprintln(out)
+		}
 	}
 	var moves int
 	var total time.Duration

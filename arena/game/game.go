@@ -85,6 +85,10 @@ type Answer struct {
 	Order int `json:"order"`
 	// Elapsed is the wall time the answer took (charged to a chess clock where a game has one).
 	Elapsed time.Duration `json:"elapsed_ns"`
+	// CPU and MemoryBytes are the bot's CPU time during the move and its memory after it, when
+	// the runner measures moves (0 otherwise). Engines must not use them: they are not replayed.
+	CPU         time.Duration `json:"cpu_ns,omitempty"`
+	MemoryBytes int64         `json:"memory_bytes,omitempty"`
 }
 
 // FaultRecord is a fault as the engine charged it: who, where in the game, what, and the penalty.

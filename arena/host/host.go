@@ -293,6 +293,15 @@ func (b *Bot) Usage() sandbox.Usage {
 	return b.rn.proc.Usage()
 }
 
+// Snapshot reads the bot's CPU time so far and its memory now (cheap: a few small reads).
+func (b *Bot) Snapshot() (time.Duration, int64) {
+	if b.rn == nil || b.rn.proc == nil {
+		return 0, 0
+	}
+	sn := b.rn.proc.Snapshot()
+	return sn.CPU, sn.MemoryBytes
+}
+
 // Open starts a seat on this bot and opens its move stream.
 func (b *Bot) Open(ctx context.Context, req *arenav1.StartRequest, timeout time.Duration) (*Seat, error) {
 	if !b.Alive() {
@@ -377,6 +386,9 @@ func (s *Seat) Act(req *arenav1.ActRequest, timeout time.Duration) (*arenav1.Act
 	}
 	return out.GetAct(), nil
 }
+
+// Snapshot reads the bot's CPU time and memory (see Bot.Snapshot).
+func (s *Seat) Snapshot() (time.Duration, int64) { return s.bot.Snapshot() }
 
 // End closes the seat; errors are ignored because the match is already decided.
 func (s *Seat) End(req *arenav1.EndRequest, timeout time.Duration) {

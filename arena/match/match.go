@@ -38,6 +38,12 @@ var (
 	ErrDead    = errors.New("bot is not running")
 )
 
+// Measurer is implemented by connections that can read their bot's CPU time and memory
+// cheaply; the runner diffs two readings around each move when Options.MeasureMoves is set.
+type Measurer interface {
+	Snapshot() (cpu time.Duration, memoryBytes int64)
+}
+
 // Recorder receives every step as it is applied (the replay writer implements it).
 type Recorder interface {
 	Step(step int, answers []game.Answer)
@@ -55,6 +61,9 @@ type Options struct {
 	Recorder     Recorder
 	// TailLines of stderr quoted in crash faults (default 5).
 	TailLines int
+	// MeasureMoves reads each bot's CPU time and memory around every move (two small reads
+	// per move; for a process holding several seats at once the readings overlap).
+	MeasureMoves bool
 }
 
 // SeatStats is per-seat timing.
@@ -62,6 +71,10 @@ type SeatStats struct {
 	Moves int           `json:"moves"`
 	Total time.Duration `json:"total_ns"`
 	Max   time.Duration `json:"max_ns"`
+	// CPU totals and peaks, when moves are measured.
+	CPU        time.Duration `json:"cpu_ns,omitempty"`
+	MaxCPU     time.Duration `json:"max_cpu_ns,omitempty"`
+	PeakMemory int64         `json:"peak_memory_bytes,omitempty"`
 }
 
 // Result of a match.
@@ -208,9 +221,24 @@ func send(st *seatState, seat int, step int64, opt Options, out *game.Answer, or
 	if clocked {
 		req.ClockRemainingMs = st.clockLeft.Milliseconds()
 	}
+	var meter Measurer
+	var cpu0 time.Duration
+	if opt.MeasureMoves {
+		if m, ok := st.conn.(Measurer); ok {
+			meter = m
+			cpu0, _ = m.Snapshot()
+		}
+	}
 	t0 := time.Now()
 	resp, err := st.conn.Act(req, timeout)
 	el := time.Since(t0)
+	if meter != nil && err == nil {
+		cpu1, mem := meter.Snapshot()
+		out.CPU, out.MemoryBytes = cpu1-cpu0, mem
+		st.stats.CPU += out.CPU
+		st.stats.MaxCPU = max(st.stats.MaxCPU, out.CPU)
+		st.stats.PeakMemory = max(st.stats.PeakMemory, mem)
+	}
 	out.Order = int(order.Add(1) - 1)
 	out.Elapsed = el
 	st.stats.Moves++

@@ -127,3 +127,49 @@ func TestRequestsCarryDeadlineAndStep(t *testing.T) {
 		t.Fatalf("faults %+v steps %v", res.Outcome.Faults, steps)
 	}
 }
+
+// meteredPlayer burns 2ms of pretend CPU per move.
+type meteredPlayer struct {
+	fakePlayer
+	cpu time.Duration
+}
+
+func (p *meteredPlayer) Open(context.Context, *arenav1.StartRequest, time.Duration) (match.Conn, error) {
+	return p, nil
+}
+
+func (p *meteredPlayer) Act(req *arenav1.ActRequest, _ time.Duration) (*arenav1.ActResponse, error) {
+	p.cpu += 2 * time.Millisecond
+	return rock(req)
+}
+
+func (p *meteredPlayer) Snapshot() (time.Duration, int64) { return p.cpu, 1 << 20 }
+
+func TestMovesAreMeasuredWhenAsked(t *testing.T) {
+	t.Parallel()
+	for _, measure := range []bool{true, false} {
+		m := &meteredPlayer{fakePlayer: fakePlayer{name: "m"}}
+		var rec recorder
+		cfg := game.Config{Seed: 1, Players: []game.Player{{Name: "m"}, {Name: "b"}}, Params: map[string]string{"rounds": "10"}}
+		res, err := match.Run(context.Background(), dynamite.Spec, cfg, []match.Player{m, &fakePlayer{name: "b", act: rock}},
+			match.Options{MatchID: "m", MeasureMoves: measure, Recorder: &rec})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := res.Stats[0]
+		if measure && (st.CPU != 20*time.Millisecond || st.MaxCPU != 2*time.Millisecond || st.PeakMemory != 1<<20 || rec.cpu != 20*time.Millisecond) {
+			t.Fatalf("measured stats %+v, recorded cpu %v", st, rec.cpu)
+		}
+		if !measure && (st.CPU != 0 || rec.cpu != 0) {
+			t.Fatalf("measured without being asked: %+v", st)
+		}
+	}
+}
+
+type recorder struct{ cpu time.Duration }
+
+func (r *recorder) Step(_ int, answers []game.Answer) {
+	for _, a := range answers {
+		r.cpu += a.CPU
+	}
+}

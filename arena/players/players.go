@@ -51,6 +51,9 @@ func (c processSeat) Act(req *arenav1.ActRequest, timeout time.Duration) (*arena
 	return resp, nil
 }
 
+// Snapshot lets the runner measure moves.
+func (c processSeat) Snapshot() (time.Duration, int64) { return c.s.Snapshot() }
+
 func (c processSeat) End(req *arenav1.EndRequest, timeout time.Duration) { c.s.End(req, timeout) }
 
 // InProcess runs a Go SDK bot inside the host: no process, no plugin, no deadline enforcement

@@ -30,6 +30,8 @@ type Answer struct {
 	Seat    int             `json:"seat"`
 	Order   int             `json:"order"`
 	Elapsed int64           `json:"elapsed_us"`
+	CPU     int64           `json:"cpu_us,omitempty"`
+	Memory  int64           `json:"memory_bytes,omitempty"`
 	Action  json.RawMessage `json:"action,omitempty"`
 	Fault   *game.Fault     `json:"fault,omitempty"`
 }
@@ -68,7 +70,8 @@ func NewRecorder(gameName, matchID string, cfg game.Config, bots []string) *Reco
 func (r *Recorder) Step(n int, answers []game.Answer) {
 	st := Step{N: n, Answers: make([]Answer, len(answers))}
 	for i, a := range answers {
-		ra := Answer{Seat: a.Seat, Order: a.Order, Elapsed: a.Elapsed.Microseconds(), Fault: a.Fault}
+		ra := Answer{Seat: a.Seat, Order: a.Order, Elapsed: a.Elapsed.Microseconds(), Fault: a.Fault,
+			CPU: a.CPU.Microseconds(), Memory: a.MemoryBytes}
 		if a.Action != nil {
 			b, err := mo.Marshal(a.Action)
 			if err != nil {
