@@ -29,7 +29,7 @@ func newTournament() *cobra.Command {
 		seed                                       uint64
 		reps, jobs, table                          int
 		deadline, startTimeout                     time.Duration
-		fresh, plain                               bool
+		fresh, plain, measure                      bool
 	)
 	cmd := &cobra.Command{
 		Use:   "tournament <game> BOT... | --resume NAME",
@@ -58,6 +58,7 @@ func newTournament() *cobra.Command {
 	f.DurationVar(&startTimeout, "start-timeout", host.DefaultStartTimeout, "time a bot has to start and handshake")
 	f.BoolVar(&fresh, "fresh", false, "start fresh bot processes for every match instead of reusing each worker's processes")
 	f.BoolVar(&plain, "plain", false, "plain progress lines even on a terminal")
+	f.BoolVar(&measure, "measure-moves", false, "measure each bot's CPU time and memory around every move (into timings and replays)")
 	f.StringVar(&csvPath, "csv", "", "write standings to FILE and match results to FILE-matches (CSV)")
 	f.StringVar(&jsonPath, "json", "", "write standings and match results to FILE (JSON)")
 	applyLimits := sandboxFlags(cmd)
@@ -120,7 +121,7 @@ func newTournament() *cobra.Command {
 			fmt.Fprintf(out, "tournament %s (id %d): %s, %d bots, seed %d, store %s\n", name, id, spec.Name, len(entries), seed, storePath)
 		}
 		prog := newProgress(out, cmd.ErrOrStderr(), plain)
-		topt := tournament.Options{Jobs: jobs, OnEvent: prog.event, Fresh: fresh}
+		topt := tournament.Options{Jobs: jobs, OnEvent: prog.event, Fresh: fresh, MeasureMoves: measure}
 		applyLimits(&topt.Host)
 		sum, runErr := tournament.Run(ctx, st, id, topt)
 		prog.finish()

@@ -105,6 +105,9 @@ type Options struct {
 	// Host holds the sandbox limits and strictness for every bot (its StartTimeout and
 	// WorkRoot are taken from the tournament).
 	Host host.Options
+	// MeasureMoves reads every bot's CPU time and memory around each move (into the stored
+	// timings and replays); it costs two small reads per move.
+	MeasureMoves bool
 }
 
 // Summary of a run.
@@ -335,7 +338,7 @@ func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg
 		return "", err
 	}
 	rec := replay.NewRecorder(spec.Name, m.MatchID, gcfg, names)
-	mopt := match.Options{MatchID: m.MatchID, Deadline: cfg.Deadline, StartTimeout: cfg.StartTimeout, ClockMs: cfg.ClockMs, Recorder: rec}
+	mopt := match.Options{MatchID: m.MatchID, Deadline: cfg.Deadline, StartTimeout: cfg.StartTimeout, ClockMs: cfg.ClockMs, Recorder: rec, MeasureMoves: opt.MeasureMoves}
 	res, err := match.Run(ctx, spec, gcfg, ps, mopt)
 	if err != nil {
 		return "", err
