@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
 
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 )
@@ -61,8 +62,14 @@ func Serve(b Bot) {
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig: Handshake,
 		Plugins:         Plugins(NewHandler(b)),
-		GRPCServer:      plugin.DefaultGRPCServer,
+		GRPCServer:      grpcServer,
 	})
+}
+
+// grpcServer fixes the flow-control windows, which turns off gRPC's bandwidth-delay probing:
+// moves are tiny, and the probes' pings cost CPU on every message.
+func grpcServer(opts []grpc.ServerOption) *grpc.Server {
+	return grpc.NewServer(append(opts, grpc.InitialWindowSize(1<<20), grpc.InitialConnWindowSize(1<<20))...)
 }
 
 func nameOr(a, b string) string {

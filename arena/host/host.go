@@ -153,6 +153,8 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: workDir},
 		GRPCDialOptions: []grpc.DialOption{
 			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(4 << 20)),
+			// Fixed windows turn off bandwidth-delay probing (pings on every message).
+			grpc.WithInitialWindowSize(1 << 20), grpc.WithInitialConnWindowSize(1 << 20),
 		},
 	}
 	var clientPEM string
