@@ -85,6 +85,7 @@ func newPlay() *cobra.Command {
 		ps := make([]match.Player, len(procs))
 		for i, p := range procs {
 			ps[i] = players.Process{Bot: p}
+			cfg.Players[i].Class = p.Desc.GetName()
 		}
 		var rec *replay.Recorder
 		if replayPath != "" {

@@ -172,6 +172,9 @@ type Outcome struct {
 // Player is a participant as the engine knows it.
 type Player struct {
 	Name string `json:"name"`
+	// Class is what the bot calls itself (its Describe name), for games whose bots see each
+	// other's class names (realtv's PlayerContext.name); empty when unknown.
+	Class string `json:"class,omitempty"`
 }
 
 // Config fixes a match.

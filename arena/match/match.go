@@ -119,6 +119,13 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 	if len(players) != len(cfg.Players) {
 		return nil, fmt.Errorf("match: %d players for %d configured", len(players), len(cfg.Players))
 	}
+	// Games that show bots each other's class names get what each bot calls itself.
+	cfg.Players = append([]game.Player(nil), cfg.Players...)
+	for i, p := range players {
+		if n, ok := p.(interface{ BotName() string }); ok && cfg.Players[i].Class == "" {
+			cfg.Players[i].Class = n.BotName()
+		}
+	}
 	eng, err := spec.NewEngine(cfg)
 	if err != nil {
 		return nil, err

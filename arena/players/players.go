@@ -23,6 +23,9 @@ func (p Process) Label() string { return p.Bot.Name }
 // Alive reports whether the process can still be asked.
 func (p Process) Alive() bool { return p.Bot.Alive() }
 
+// BotName is what the bot calls itself (its Describe name).
+func (p Process) BotName() string { return p.Bot.Desc.GetName() }
+
 // Why says why the process is gone.
 func (p Process) Why() string { return p.Bot.Why() }
 

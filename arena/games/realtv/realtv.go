@@ -147,6 +147,15 @@ func New(cfg game.Config) (game.Engine, error) {
 	return e, nil
 }
 
+// classOf is the class name other players see for script p: what the bot calls itself when
+// known (RULES.md: PlayerContext.name is the class name), else its display name.
+func (e *Engine) classOf(p int) string {
+	if c := e.cfg.Players[p].Class; c != "" {
+		return c
+	}
+	return e.names[p]
+}
+
 func uniqueNames(ps []game.Player) []string {
 	seen := map[string]bool{}
 	out := make([]string, len(ps))
@@ -186,7 +195,7 @@ func (e *Engine) Seats() []game.Seat { return e.seats }
 func (e *Engine) Setup(seat int, req *arenav1.StartRequest) {
 	in := &e.inst[seat]
 	req.Setup = &arenav1.StartRequest_Realtv{Realtv: &arenav1.RealtvSetup{
-		Id: in.id, Name: e.names[in.player], Strength: int32(in.strength), Phases: int32(e.phases),
+		Id: in.id, Name: e.classOf(in.player), Strength: int32(in.strength), Phases: int32(e.phases),
 		PlayersPerIsland: PlayersPerIsland, Instance: int32(in.strength)}}
 }
 
@@ -215,7 +224,7 @@ func (e *Engine) startPhase() {
 		isl := &island{index: i}
 		for _, seat := range order[next : next+size] {
 			in := &e.inst[seat]
-			isl.members = append(isl.members, member{seat: seat, id: in.id, name: e.names[in.player], strength: in.strength})
+			isl.members = append(isl.members, member{seat: seat, id: in.id, name: e.classOf(in.player), strength: in.strength})
 		}
 		next += size
 		for len(isl.members) < PlayersPerIsland {

@@ -29,8 +29,8 @@ class Schemer(Player):
         Schemer.phases_seen.add(g.phaseIndex)
         assert self.id in context.activePlayers, (self.id, list(context.activePlayers))
         me = context.activePlayers[self.id]
-        # me.name: the seed says the class name; the arena currently sends the player (file) name.
-        assert me.strength == self.strength and isinstance(me.name, str) and me.name, me
+        # me.name is the class name, as the seed says.
+        assert me.strength == self.strength and me.name == "Schemer", me.name
         assert me.score == self.score or me.score <= self.score, (me.score, self.score)
         for group in (context.activePlayers, context.betrayers, context.eliminatedPlayers, context.currentTies):
             for pid, p in group.items():
