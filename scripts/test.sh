@@ -9,7 +9,7 @@ step() { printf '\n== %s\n' "$*"; }
 
 step "install: Go modules, Python SDK"
 go mod download
-python3 -m pip install --quiet --disable-pip-version-check "./sdk/python[test]"
+python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "./sdk/python[test]"
 
 step "generated code is fresh (scripts/generate.sh)"
 scripts/generate.sh >/dev/null
