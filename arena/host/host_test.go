@@ -236,6 +236,14 @@ func TestLogKeepsHeadAndTail(t *testing.T) {
 	if tail := l.Tail(2); len(tail) != 2 || tail[1] != "line 99" {
 		t.Fatalf("tail %q", tail)
 	}
+	mark := l.Total()
+	if tail := l.TailSince(mark, 5); len(tail) != 0 {
+		t.Fatalf("nothing written since the mark, got %q", tail)
+	}
+	fmt.Fprintf(l, "next match\n")
+	if tail := l.TailSince(mark, 5); len(tail) != 1 || tail[0] != "next match" {
+		t.Fatalf("since the mark: %q", tail)
+	}
 }
 
 func launchB(name string) (*host.Bot, error) {

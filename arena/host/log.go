@@ -81,11 +81,24 @@ func (l *Log) String() string {
 }
 
 // Tail returns the last n non-empty lines written.
-func (l *Log) Tail(n int) []string {
+func (l *Log) Tail(n int) []string { return l.TailSince(0, n) }
+
+// TailSince returns the last n non-empty lines among the bytes written after the first since
+// bytes (since = an earlier Total), so a bot process reused across matches shows in a fault
+// report only what it wrote during that match.
+func (l *Log) TailSince(since int64, n int) []string {
 	l.mu.Lock()
 	src := l.tail
+	start := l.total - int64(len(l.tail)) // offset of src[0] in the whole stream
 	if len(src) == 0 {
-		src = l.head
+		src, start = l.head, 0
+	}
+	if skip := since - start; skip > 0 {
+		if skip >= int64(len(src)) {
+			src = nil
+		} else {
+			src = src[skip:]
+		}
 	}
 	src = bytes.Clone(src)
 	l.mu.Unlock()

@@ -15,6 +15,9 @@ import (
 // Process is a bot process as a match.Player.
 type Process struct {
 	Bot *host.Bot
+	// Since is the bot's log total when this match began (Bot.Log.Total()): fault reports
+	// quote only what the bot wrote after it. Zero for a process started for this match.
+	Since int64
 }
 
 // Label names the bot.
@@ -30,7 +33,7 @@ func (p Process) BotName() string { return p.Bot.Desc.GetName() }
 func (p Process) Why() string { return p.Bot.Why() }
 
 // Tail returns the last n stderr lines.
-func (p Process) Tail(n int) []string { return p.Bot.Log.Tail(n) }
+func (p Process) Tail(n int) []string { return p.Bot.Log.TailSince(p.Since, n) }
 
 // Open starts a seat.
 func (p Process) Open(ctx context.Context, req *arenav1.StartRequest, timeout time.Duration) (match.Conn, error) {

@@ -329,7 +329,7 @@ func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg
 				return
 			}
 			procs[i] = p
-			ps[i] = players.Process{Bot: p}
+			ps[i] = players.Process{Bot: p, Since: p.Log.Total()}
 		}()
 	}
 	wg.Wait()
