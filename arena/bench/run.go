@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/botarena/arena/arena/botspec"
+	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/players"
 )
@@ -65,6 +66,8 @@ type runner struct {
 	// goP50 is the Go per-move p50 (for the match target).
 	goP50 time.Duration
 	pyErr error
+	// parts holds each launch's start-up breakdown, by bot.
+	parts map[string][]host.Startup
 }
 
 // Run measures everything and returns the report. A figure that cannot be measured (no
@@ -87,7 +90,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		cfg.Self = self
 	}
-	r := &runner{cfg: cfg, sz: sizesFor(cfg.Quick), rep: &Report{Quick: cfg.Quick, Machine: machine(cfg.Python)},
+	r := &runner{parts: map[string][]host.Startup{}, cfg: cfg, sz: sizesFor(cfg.Quick), rep: &Report{Quick: cfg.Quick, Machine: machine(cfg.Python)},
 		l: &launcher{root: cfg.Root, res: &botspec.Resolver{Python: cfg.Python, CacheDir: cfg.CacheDir}}}
 	steps := []struct {
 		name string
@@ -276,6 +279,7 @@ func (r *runner) startOnce(ctx context.Context, rel string) (ready, first time.D
 	}
 	defer b.Close()
 	ready = time.Since(t0)
+	r.parts[rel] = append(r.parts[rel], b.Startup)
 	m, err := NewMover(ctx, b)
 	if err != nil {
 		return 0, 0, err
@@ -285,6 +289,26 @@ func (r *runner) startOnce(ctx context.Context, rel string) (ready, first time.D
 		return 0, 0, err
 	}
 	return ready, time.Since(t0), nil
+}
+
+// startupParts reports the median of each part of the launches of one kind of bot.
+func (r *runner) startupParts(label, rel string) {
+	parts := r.parts[rel]
+	for _, p := range []struct {
+		name, note string
+		get        func(host.Startup) time.Duration
+	}{
+		{"spawn + sandbox", "namespaces, mounts, cgroups, seccomp, exec", func(s host.Startup) time.Duration { return s.Spawn }},
+		{"to handshake", "runtime and SDK start-up until the handshake line", func(s host.Startup) time.Duration { return s.Handshake }},
+		{"connect", "go-plugin checks and the gRPC dial", func(s host.Startup) time.Duration { return s.Connect }},
+		{"TLS + Describe", "the first call: TLS handshake and Describe", func(s host.Startup) time.Duration { return s.Describe }},
+	} {
+		var smp Sample
+		for _, s := range parts {
+			smp = append(smp, p.get(s))
+		}
+		r.dur("start-up", label+" ready: "+p.name, smp.P50(), p.note)
+	}
 }
 
 func (r *runner) startup(ctx context.Context) error {
@@ -302,6 +326,7 @@ func (r *runner) startup(ctx context.Context) error {
 		gr, gf = append(gr, a), append(gf, b)
 	}
 	r.dur("start-up", "Go bot ready", gr.P50(), "spawn + sandbox + handshake + TLS + Describe")
+	r.startupParts("Go bot", GoBot)
 	r.dur("start-up", "Go bot first answer", gf.P50(), "ready + Start + stream + first move")
 	grpcImport, gerr := timeCommand(ctx, r.sz.pyStarts, r.python(), "-c", "import grpc")
 	if gerr != nil {
@@ -324,6 +349,7 @@ func (r *runner) startup(ctx context.Context) error {
 		pr, pf = append(pr, a), append(pf, b)
 	}
 	r.dur("start-up", "Python bot ready", pr.P50(), "spawn + sandbox + interpreter + SDK + handshake + TLS + Describe")
+	r.startupParts("Python bot", PythonBot)
 	r.dur("start-up", "Python bot first answer", pf.P50(), "")
 	if gerr == nil {
 		x := float64(pr.P50()) / float64(grpcImport.P50())

@@ -83,11 +83,28 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// Startup is where a launch spent its time.
+type Startup struct {
+	// Spawn: building the sandbox and starting the program in it.
+	Spawn time.Duration
+	// Handshake: from the program running to its handshake line (runtime and SDK start-up).
+	Handshake time.Duration
+	// Connect: go-plugin's checks and the gRPC dial.
+	Connect time.Duration
+	// Describe: the first call, which includes the TLS handshake.
+	Describe time.Duration
+}
+
+// Total is the whole launch.
+func (s Startup) Total() time.Duration { return s.Spawn + s.Handshake + s.Connect + s.Describe }
+
 // Bot is one running bot process.
 type Bot struct {
 	Name string
 	Desc *arenav1.DescribeResponse
 	Log  *Log
+	// Startup breaks down the launch.
+	Startup Startup
 
 	client  *plugin.Client
 	rn      *procRunner
@@ -185,6 +202,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		return b.rn, nil
 	}
 	b.client = plugin.NewClient(cfg)
+	t0 := time.Now()
 	rpc, err := b.client.Client()
 	if err != nil {
 		b.Close()
@@ -200,6 +218,10 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		return nil, fmt.Errorf("bot %s: %w%s", c.Name, err, b.tailText())
 	}
 	b.svc = raw.(arenav1.BotServiceClient)
+	tConnected := time.Now()
+	b.Startup.Spawn = b.rn.spawned.Sub(t0)
+	b.Startup.Handshake = b.rn.handshook.Sub(b.rn.spawned)
+	b.Startup.Connect = tConnected.Sub(b.rn.handshook)
 	go func() {
 		// Notice a bot that dies on its own.
 		<-b.rn.exited
@@ -209,6 +231,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 	dctx, cancel := context.WithTimeout(ctx, opt.StartTimeout)
 	defer cancel()
 	b.Desc, err = b.svc.Describe(dctx, &arenav1.DescribeRequest{HostVersion: sdk.Version})
+	b.Startup.Describe = time.Since(tConnected)
 	if err != nil {
 		b.Close()
 		return nil, fmt.Errorf("bot %s: did not answer Describe: %w%s", c.Name, err, b.tailText())

@@ -37,8 +37,10 @@ type procRunner struct {
 
 	proc      *sandbox.Process
 	handshake string
-	exited    chan struct{}
-	waitErr   error
+	// spawned and handshook time the launch (see Startup).
+	spawned, handshook time.Time
+	exited             chan struct{}
+	waitErr            error
 }
 
 func (r *procRunner) Start(ctx context.Context) error {
@@ -47,6 +49,7 @@ func (r *procRunner) Start(ctx context.Context) error {
 		return fmt.Errorf("bot %s: %w", r.name, err)
 	}
 	r.proc = p
+	r.spawned = time.Now()
 	r.exited = make(chan struct{})
 	go func() {
 		// Stderr goes raw into the log; go-plugin never sees it.
@@ -77,6 +80,7 @@ func (r *procRunner) Start(ctx context.Context) error {
 	var line string
 	select {
 	case line = <-lineCh:
+		r.handshook = time.Now()
 	case err := <-errCh:
 		<-r.waitOrTimeout(200 * time.Millisecond)
 		if errors.Is(err, ErrBadHandshake) {
