@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/match"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
@@ -110,4 +111,17 @@ func (s *inSeat) Act(req *arenav1.ActRequest, _ time.Duration) (*arenav1.ActResp
 
 func (s *inSeat) End(req *arenav1.EndRequest, _ time.Duration) {
 	_, _ = s.h.End(context.Background(), req)
+}
+
+// Play runs one match between Go bots inside this process, through the real runner (no
+// processes, no plugin); cfg.Players[i] is played by bots[i]. House-bot tests use it.
+func Play(ctx context.Context, spec game.Spec, cfg game.Config, bots ...sdk.Bot) (*match.Result, error) {
+	if len(bots) != len(cfg.Players) {
+		return nil, fmt.Errorf("players.Play: %d bots for %d players", len(bots), len(cfg.Players))
+	}
+	ps := make([]match.Player, len(bots))
+	for i, b := range bots {
+		ps[i] = NewInProcess(cfg.Players[i].Name, b)
+	}
+	return match.Run(ctx, spec, cfg, ps, match.Options{MatchID: "in-process-" + spec.Name})
 }

@@ -3,63 +3,26 @@ package auctionbots
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 	"testing"
-	"time"
 
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/games/auction"
-	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"github.com/botarena/arena/arena/players"
 	"github.com/botarena/arena/sdk"
 )
 
-// play runs one auction in-process: the engine's requests go straight to each bot's
-// sdk.Handler, as the host would send them over gRPC. Answers arrive in a random order (drawn
-// from seed), as they would race over the wire.
+// play runs an auction between Go bots in-process, through the real match runner.
 func play(t *testing.T, seed uint64, params map[string]string, bots ...sdk.Bot) game.Outcome {
 	t.Helper()
 	cfg := game.Config{Seed: seed, Params: params}
 	for i, b := range bots {
 		cfg.Players = append(cfg.Players, game.Player{Name: fmt.Sprintf("%s-%d", b.Name, i)})
 	}
-	e, err := auction.Spec.NewEngine(cfg)
+	res, err := players.Play(context.Background(), auction.Spec, cfg, bots...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	hs := make([]*sdk.Handler, len(bots))
-	for s, b := range bots {
-		hs[s] = sdk.NewHandler(b)
-		req := &arenav1.StartRequest{MatchId: "m", Seat: int32(s), Game: "auction", DeadlineMs: 1000, ClockMs: 120000}
-		e.Setup(s, req)
-		if resp, err := hs[s].Start(ctx, req); err != nil || resp.GetError() != "" {
-			t.Fatalf("start seat %d: %v %s", s, err, resp.GetError())
-		}
-	}
-	r := rand.New(rand.NewPCG(seed, 77))
-	for step := int64(1); !e.Done(); step++ {
-		pending := e.Pending()
-		order := r.Perm(len(pending))
-		var answers []game.Answer
-		for i, s := range pending {
-			req := &arenav1.ActRequest{MatchId: "m", Seat: int32(s), Step: step, DeadlineMs: 1000}
-			e.Observe(s, req)
-			resp := &arenav1.ActResponse{}
-			hs[s].ActInto(req, resp)
-			answers = append(answers, game.Answer{Seat: s, Action: resp, Order: order[i], Elapsed: time.Millisecond})
-		}
-		if err := e.Apply(answers); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for s := range bots {
-		req := &arenav1.EndRequest{MatchId: "m", Seat: int32(s)}
-		e.Final(s, req)
-		if _, err := hs[s].End(ctx, req); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return e.Outcome()
+	return res.Outcome
 }
 
 // wins counts, over many auctions, how often each seat won.

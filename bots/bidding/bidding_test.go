@@ -7,53 +7,20 @@ import (
 
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/games/bidding"
-	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"github.com/botarena/arena/arena/players"
 	"github.com/botarena/arena/sdk"
 )
 
-// play runs a bidding match in-process: the engine's requests go straight to each bot's
-// sdk.Handler, as the host would send them over gRPC.
+// play runs a bidding match between two Go bots in-process, through the real match runner.
 func play(t *testing.T, games int, bots [2]sdk.Bot) game.Outcome {
 	t.Helper()
-	names := []string{bots[0].Name + "-0", bots[1].Name + "-1"}
-	e, err := bidding.Spec.NewEngine(game.Config{Seed: 1, Players: []game.Player{{Name: names[0]}, {Name: names[1]}},
-		Params: map[string]string{"games": strconv.Itoa(games)}})
+	cfg := game.Config{Seed: 1, Players: []game.Player{{Name: bots[0].Name + "-0"}, {Name: bots[1].Name + "-1"}},
+		Params: map[string]string{"games": strconv.Itoa(games)}}
+	res, err := players.Play(context.Background(), bidding.Spec, cfg, bots[:]...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	var hs [2]*sdk.Handler
-	for s := range 2 {
-		hs[s] = sdk.NewHandler(bots[s])
-		req := &arenav1.StartRequest{MatchId: "m", Seat: int32(s), Game: bidding.Name, Players: names, DeadlineMs: 1000}
-		e.Setup(s, req)
-		if resp, err := hs[s].Start(ctx, req); err != nil || resp.Error != "" {
-			t.Fatalf("start seat %d: %v %s", s, err, resp.GetError())
-		}
-	}
-	step := [2]int64{}
-	for !e.Done() {
-		var answers []game.Answer
-		for _, s := range e.Pending() {
-			step[s]++
-			req := &arenav1.ActRequest{MatchId: "m", Seat: int32(s), Step: step[s], DeadlineMs: 1000}
-			e.Observe(s, req)
-			resp := &arenav1.ActResponse{}
-			hs[s].ActInto(req, resp)
-			answers = append(answers, game.Answer{Seat: s, Action: resp})
-		}
-		if err := e.Apply(answers); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for s := range 2 {
-		req := &arenav1.EndRequest{MatchId: "m", Seat: int32(s)}
-		e.Final(s, req)
-		if _, err := hs[s].End(ctx, req); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return e.Outcome()
+	return res.Outcome
 }
 
 func TestRandomBidsAreAlwaysValid(t *testing.T) {

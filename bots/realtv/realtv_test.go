@@ -8,56 +8,23 @@ import (
 
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/games/realtv"
-	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"github.com/botarena/arena/arena/players"
 	"github.com/botarena/arena/sdk"
 )
 
-// contest runs a Real TV contest in-process: one sdk.Handler per script hosts its 11
-// instances, as one bot process would, and the engine's requests go straight to it.
+// contest runs a Real TV contest in-process through the real match runner: one in-process
+// player per script hosts its 11 instances, as one bot process would.
 func contest(t *testing.T, seed uint64, phases int, scripts ...sdk.Bot) game.Outcome {
 	t.Helper()
 	cfg := game.Config{Seed: seed, Params: map[string]string{"phases": strconv.Itoa(phases)}}
 	for _, b := range scripts {
 		cfg.Players = append(cfg.Players, game.Player{Name: b.Name})
 	}
-	e, err := realtv.Spec.NewEngine(cfg)
+	res, err := players.Play(context.Background(), realtv.Spec, cfg, scripts...)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx := context.Background()
-	hs := make([]*sdk.Handler, len(scripts))
-	for i, b := range scripts {
-		hs[i] = sdk.NewHandler(b)
-	}
-	seats := e.Seats()
-	for s, st := range seats {
-		req := &arenav1.StartRequest{MatchId: "c", Seat: int32(s), Game: "realtv", DeadlineMs: 1000}
-		e.Setup(s, req)
-		if resp, err := hs[st.Player].Start(ctx, req); err != nil || resp.GetError() != "" {
-			t.Fatalf("start seat %d: %v %s", s, err, resp.GetError())
-		}
-	}
-	for step := int64(1); !e.Done(); step++ {
-		var answers []game.Answer
-		for i, s := range e.Pending() {
-			req := &arenav1.ActRequest{MatchId: "c", Seat: int32(s), Step: step, DeadlineMs: 1000}
-			e.Observe(s, req)
-			resp := &arenav1.ActResponse{}
-			hs[seats[s].Player].ActInto(req, resp)
-			answers = append(answers, game.Answer{Seat: s, Action: resp, Order: i})
-		}
-		if err := e.Apply(answers); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for s, st := range seats {
-		req := &arenav1.EndRequest{MatchId: "c", Seat: int32(s)}
-		e.Final(s, req)
-		if _, err := hs[st.Player].End(ctx, req); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return e.Outcome()
+	return res.Outcome
 }
 
 func logTable(t *testing.T, out game.Outcome) {
