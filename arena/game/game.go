@@ -335,6 +335,30 @@ func (s Spec) Int(cfg Config, name string, lo, hi int) (int, error) {
 	return n, nil
 }
 
+// ByScore is the usual outcome of a match decided by score (games won, points): the single
+// highest score wins, a shared highest score draws, everyone else loses; ranks as Ranks.
+func ByScore(scores []float64) []PlayerOutcome {
+	ranks := Ranks(scores)
+	top := 0
+	for _, r := range ranks {
+		if r == 1 {
+			top++
+		}
+	}
+	out := make([]PlayerOutcome, len(scores))
+	for i, sc := range scores {
+		res := ResultLoss
+		switch {
+		case ranks[i] == 1 && top == 1:
+			res = ResultWin
+		case ranks[i] == 1:
+			res = ResultDraw
+		}
+		out[i] = PlayerOutcome{Result: res, Score: sc, Rank: ranks[i]}
+	}
+	return out
+}
+
 // Ranks turns scores (higher is better) into competition ranks: 1, 2, 2, 4.
 func Ranks(scores []float64) []int {
 	ranks := make([]int, len(scores))

@@ -279,30 +279,19 @@ func (e *engine) nextGame() {
 
 func (e *engine) Done() bool { return e.done }
 
-func (e *engine) results() ([2]game.Result, [2]float64) {
-	score := [2]float64{float64(e.won[0]), float64(e.won[1])}
-	switch {
-	case e.won[0] > e.won[1]:
-		return [2]game.Result{game.ResultWin, game.ResultLoss}, score
-	case e.won[0] < e.won[1]:
-		return [2]game.Result{game.ResultLoss, game.ResultWin}, score
-	}
-	return [2]game.Result{game.ResultDraw, game.ResultDraw}, score
+// players is the match result: more games won wins, equal is a draw.
+func (e *engine) players() []game.PlayerOutcome {
+	return game.ByScore([]float64{float64(e.won[0]), float64(e.won[1])})
 }
 
 func (e *engine) Final(seat int, req *arenav1.EndRequest) {
-	res, score := e.results()
-	req.Result = res[seat].Proto()
-	req.Score = score[seat]
+	p := e.players()[seat]
+	req.Result = p.Result.Proto()
+	req.Score = p.Score
 }
 
 func (e *engine) Outcome() game.Outcome {
-	res, score := e.results()
-	ranks := game.Ranks(score[:])
-	out := game.Outcome{Players: make([]game.PlayerOutcome, 2), Faults: e.faults}
-	for s := range 2 {
-		out.Players[s] = game.PlayerOutcome{Result: res[s], Score: score[s], Rank: ranks[s]}
-	}
+	out := game.Outcome{Players: e.players(), Faults: e.faults}
 	w := 0
 	if e.won[1] > e.won[0] {
 		w = 1
@@ -311,7 +300,7 @@ func (e *engine) Outcome() game.Outcome {
 	if e.drawn > 0 {
 		tally += fmt.Sprintf(" (%d drawn)", e.drawn)
 	}
-	if res[0] == game.ResultDraw {
+	if out.Players[0].Result == game.ResultDraw {
 		out.Summary = fmt.Sprintf("draw %s over %d games", tally, e.game)
 	} else {
 		out.Summary = fmt.Sprintf("%s wins %s over %d games", e.names[w], tally, e.game)
