@@ -88,6 +88,7 @@ type Result struct {
 
 type seatState struct {
 	conn      Conn
+	inline    bool
 	player    Player
 	openErr   string
 	clockLeft time.Duration
@@ -149,6 +150,9 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 			st.openErr = "could not open its seat: " + err.Error()
 		} else {
 			st.conn = c
+			// A bot in this process answers at once: asking it from a goroutine only costs.
+			in, ok := c.(interface{ Inline() bool })
+			st.inline = ok && in.Inline()
 		}
 		seats[i] = st
 	}
@@ -181,6 +185,10 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 		}
 		last := len(pending) - 1
 		for i, s := range pending[:last] {
+			if seats[s].inline {
+				send(seats[s], s, int64(steps), opt, &answers[i], &order)
+				continue
+			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

@@ -109,6 +109,9 @@ func (s *inSeat) Act(req *arenav1.ActRequest, _ time.Duration) (*arenav1.ActResp
 	return &s.resp, nil
 }
 
+// Inline tells the runner to ask this seat from its own goroutine: it answers at once.
+func (s *inSeat) Inline() bool { return true }
+
 func (s *inSeat) End(req *arenav1.EndRequest, _ time.Duration) {
 	_, _ = s.h.End(context.Background(), req)
 }
