@@ -131,6 +131,15 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 	if err != nil {
 		return nil, err
 	}
+	// Cancellation (Ctrl-C, a tournament stopping) must not wait for a slow move: stop every
+	// player that can be stopped, which makes its pending answers fail at once.
+	defer context.AfterFunc(ctx, func() {
+		for _, p := range players {
+			if s, ok := p.(interface{ Stop(why string) }); ok {
+				s.Stop("the match was interrupted")
+			}
+		}
+	})()
 	start := time.Now()
 	seatList := eng.Seats()
 	seats := make([]*seatState, len(seatList))
@@ -206,6 +215,10 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 		}
 	}
 	closeAll(eng, seats, opt)
+	if err := ctx.Err(); err != nil {
+		// Faults caused by stopping the players are not the bots' doing: no result.
+		return nil, err
+	}
 	res := &Result{Outcome: eng.Outcome(), Steps: steps, Seats: seatList, Duration: time.Since(start)}
 	for _, st := range seats {
 		res.Stats = append(res.Stats, st.stats)

@@ -27,6 +27,9 @@ func (p Process) Label() string { return p.Bot.Name }
 // Alive reports whether the process can still be asked.
 func (p Process) Alive() bool { return p.Bot.Alive() }
 
+// Stop kills the process (the runner calls it when the match is cancelled).
+func (p Process) Stop(why string) { p.Bot.Kill(why) }
+
 // BotName is what the bot calls itself (its Describe name).
 func (p Process) BotName() string { return p.Bot.Desc.GetName() }
 

@@ -1,0 +1,74 @@
+package e2e_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// childrenOf lists the direct children of pid (the sandbox inits of its bots).
+func childrenOf(pid int) []int {
+	var out []int
+	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/children")
+	for _, task := range tasks {
+		b, _ := os.ReadFile(task)
+		for _, f := range strings.Fields(string(b)) {
+			if n, err := strconv.Atoi(f); err == nil {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// TestInterruptStopsEveryBot sends Ctrl-C to a real arena play whose bot hangs: the arena must
+// exit promptly and leave no bot process behind.
+func TestInterruptStopsEveryBot(t *testing.T) {
+	t.Parallel()
+	bin := filepath.Join(t.TempDir(), "arena")
+	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/arena").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "play", "dynamite", "--deadline", "60s",
+		bot("arena/e2e/testdata/sleepy.py"), bot("bots/dynamite/cmd/paper"))
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until both bots run and the sleepy one hangs in round 3.
+	var kids []int
+	for deadline := time.Now().Add(30 * time.Second); len(kids) < 2; {
+		if time.Now().After(deadline) {
+			cmd.Process.Kill()
+			t.Fatalf("bots did not start:\n%s", out.String())
+		}
+		time.Sleep(100 * time.Millisecond)
+		kids = childrenOf(cmd.Process.Pid)
+	}
+	time.Sleep(time.Second)
+	t0 := time.Now()
+	cmd.Process.Signal(syscall.SIGINT)
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		cmd.Process.Kill()
+		t.Fatalf("arena still running 5s after Ctrl-C:\n%s", out.String())
+	}
+	if el := time.Since(t0); el > 2*time.Second {
+		t.Errorf("arena took %v to stop after Ctrl-C", el)
+	}
+	if cmd.ProcessState.ExitCode() == 0 || !strings.Contains(out.String(), "context canceled") {
+		t.Errorf("exit %d after Ctrl-C, output:\n%s", cmd.ProcessState.ExitCode(), out.String())
+	}
+	for _, k := range kids {
+		assertGone(t, k)
+	}
+}
