@@ -15,6 +15,7 @@ import (
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/games/dynamite"
 	"github.com/botarena/arena/arena/host"
+	"github.com/botarena/arena/arena/internal/proctable"
 	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/players"
 	"github.com/botarena/arena/arena/replay"
@@ -69,40 +70,9 @@ func play(t *testing.T, deadline time.Duration, params map[string]string, bots .
 	rec.Rec.Outcome = &res.Outcome
 	players.CloseAll(procs)
 	for _, pid := range pids {
-		assertGone(t, pid)
+		proctable.AssertGone(t, pid)
 	}
 	return played{res: res, rec: rec.Rec, pids: pids}
-}
-
-func assertGone(t *testing.T, pid int) {
-	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		var left []string
-		ents, _ := os.ReadDir("/proc")
-		for _, e := range ents {
-			p, err := strconv.Atoi(e.Name())
-			if err != nil {
-				continue
-			}
-			b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-			if err != nil {
-				continue
-			}
-			s := string(b)
-			f := strings.Fields(s[strings.LastIndexByte(s, ')')+1:])
-			if len(f) > 2 && (p == pid || f[2] == strconv.Itoa(pid)) {
-				left = append(left, s)
-			}
-		}
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("bot %d left processes behind: %v", pid, left)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 func bot(rel string) string { return filepath.Join(root, rel) }

@@ -1,30 +1,15 @@
 package e2e_test
 
 import (
-	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
-)
 
-// childrenOf lists the direct children of pid (the sandbox inits of its bots).
-func childrenOf(pid int) []int {
-	var out []int
-	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(pid) + "/task/*/children")
-	for _, task := range tasks {
-		b, _ := os.ReadFile(task)
-		for _, f := range strings.Fields(string(b)) {
-			if n, err := strconv.Atoi(f); err == nil {
-				out = append(out, n)
-			}
-		}
-	}
-	return out
-}
+	"github.com/botarena/arena/arena/internal/proctable"
+)
 
 // TestInterruptStopsEveryBot sends Ctrl-C to a real arena play whose bot hangs: the arena must
 // exit promptly and leave no bot process behind.
@@ -49,7 +34,7 @@ func TestInterruptStopsEveryBot(t *testing.T) {
 			t.Fatalf("bots did not start:\n%s", out.String())
 		}
 		time.Sleep(100 * time.Millisecond)
-		kids = childrenOf(cmd.Process.Pid)
+		kids = proctable.Children(cmd.Process.Pid)
 	}
 	time.Sleep(time.Second)
 	t0 := time.Now()
@@ -69,6 +54,6 @@ func TestInterruptStopsEveryBot(t *testing.T) {
 		t.Errorf("exit %d after Ctrl-C, output:\n%s", cmd.ProcessState.ExitCode(), out.String())
 	}
 	for _, k := range kids {
-		assertGone(t, k)
+		proctable.AssertGone(t, k)
 	}
 }

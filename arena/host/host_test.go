@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/games/dynamite"
 	"github.com/botarena/arena/arena/host"
+	"github.com/botarena/arena/arena/internal/proctable"
 	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/players"
 )
@@ -58,52 +58,6 @@ func launch(t *testing.T, name string) *host.Bot {
 	return b
 }
 
-// assertGone checks the process table: no process with that pid, none in its process group.
-func assertGone(t *testing.T, pid int) {
-	t.Helper()
-	if pid <= 0 {
-		t.Fatal("no pid to check")
-	}
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		left := processesOf(pid)
-		if len(left) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("processes of bot %d still in the process table: %v", pid, left)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-}
-
-// processesOf lists /proc entries that are pid itself (even a zombie) or in its process group.
-func processesOf(pid int) []string {
-	ents, _ := os.ReadDir("/proc")
-	var out []string
-	for _, e := range ents {
-		p, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		s := string(b)
-		i := strings.LastIndexByte(s, ')')
-		f := strings.Fields(s[i+1:])
-		if len(f) < 3 {
-			continue
-		}
-		pgrp, _ := strconv.Atoi(f[2])
-		if p == pid || pgrp == pid {
-			out = append(out, fmt.Sprintf("pid %d state %s %s", p, f[0], s[:i+1]))
-		}
-	}
-	return out
-}
-
 func playDynamite(t *testing.T, a, b *host.Bot, deadline time.Duration) *match.Result {
 	t.Helper()
 	cfg := game.Config{Seed: 1, Players: []game.Player{{Name: a.Name}, {Name: b.Name}}}
@@ -132,7 +86,7 @@ func TestSleeperLosesByTimeoutAndMatchEndsPromptly(t *testing.T) {
 		t.Fatalf("faults %+v", o.Faults)
 	}
 	slp.Close()
-	assertGone(t, pid)
+	proctable.AssertGone(t, pid)
 }
 
 func TestExitMidMatchLosesWithStderrInReport(t *testing.T) {
@@ -150,7 +104,7 @@ func TestExitMidMatchLosesWithStderrInReport(t *testing.T) {
 		t.Fatalf("fault %+v", f)
 	}
 	ex.Close()
-	assertGone(t, pid)
+	proctable.AssertGone(t, pid)
 }
 
 func TestPanicInMoveLosesWithTraceback(t *testing.T) {
@@ -166,15 +120,15 @@ func TestPanicInMoveLosesWithTraceback(t *testing.T) {
 		t.Fatalf("fault %+v", f)
 	}
 	pn.Close()
-	assertGone(t, pid)
+	proctable.AssertGone(t, pid)
 }
 
 func TestStoppedSignalIgnoringBotIsKilledWithItsChildren(t *testing.T) {
 	t.Parallel()
 	st, pap := launch(t, "stopper"), launch(t, "paper")
 	pid := st.Pid()
-	if len(processesOf(pid)) < 2 {
-		t.Fatalf("stopper should have a child: %v", processesOf(pid))
+	if len(proctable.Of(pid)) < 2 {
+		t.Fatalf("stopper should have a child: %v", proctable.Of(pid))
 	}
 	res := playDynamite(t, st, pap, 300*time.Millisecond)
 	if f := res.Outcome.Faults; len(f) != 1 || f[0].Kind != game.FaultTimeout {
@@ -185,7 +139,7 @@ func TestStoppedSignalIgnoringBotIsKilledWithItsChildren(t *testing.T) {
 	if el := time.Since(t0); el > 500*time.Millisecond {
 		t.Fatalf("Close took %v", el)
 	}
-	assertGone(t, pid)
+	proctable.AssertGone(t, pid)
 }
 
 func TestStartFailures(t *testing.T) {
@@ -218,7 +172,7 @@ func TestStartFailures(t *testing.T) {
 			if !errors.As(err, &se) {
 				t.Fatalf("not a StartError: %T", err)
 			}
-			assertGone(t, se.Pid)
+			proctable.AssertGone(t, se.Pid)
 		})
 	}
 }

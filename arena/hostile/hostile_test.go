@@ -16,6 +16,7 @@ import (
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/games/dynamite"
 	"github.com/botarena/arena/arena/host"
+	"github.com/botarena/arena/arena/internal/proctable"
 	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/players"
 	"github.com/botarena/arena/sandbox"
@@ -86,10 +87,10 @@ func play(t *testing.T, hostile string, deadline time.Duration, limits sandbox.L
 	players.CloseAll(procs)
 	o.why = procs[0].Why()
 	for _, pid := range inits {
-		assertPidGone(t, pid)
+		proctable.AssertGone(t, pid)
 	}
 	for _, uid := range uids {
-		assertUIDGone(t, uid)
+		proctable.WaitGone(t, fmt.Sprintf("uid %d", uid), func() []string { return proctable.WithUID(uid) })
 	}
 	return o
 }
@@ -97,69 +98,12 @@ func play(t *testing.T, hostile string, deadline time.Duration, limits sandbox.L
 // treeUIDs finds the host uids the sandbox's processes run as (the init's children).
 func treeUIDs(initPid int) []int {
 	var out []int
-	tasks, _ := filepath.Glob("/proc/" + strconv.Itoa(initPid) + "/task/*/children")
-	for _, task := range tasks {
-		b, _ := os.ReadFile(task)
-		for _, f := range strings.Fields(string(b)) {
-			if uid := uidOf(f); uid > 0 {
-				out = append(out, uid)
-			}
+	for _, kid := range proctable.Children(initPid) {
+		if uid := proctable.UIDOf(strconv.Itoa(kid)); uid > 0 {
+			out = append(out, uid)
 		}
 	}
 	return out
-}
-
-func uidOf(pid string) int {
-	b, err := os.ReadFile("/proc/" + pid + "/status")
-	if err != nil {
-		return -1
-	}
-	for _, line := range strings.Split(string(b), "\n") {
-		if f := strings.Fields(line); len(f) > 1 && f[0] == "Uid:" {
-			n, _ := strconv.Atoi(f[1])
-			return n
-		}
-	}
-	return -1
-}
-
-func assertPidGone(t *testing.T, pid int) {
-	t.Helper()
-	waitGone(t, fmt.Sprintf("init %d", pid), func() []string {
-		if b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat"); err == nil {
-			return []string{string(b)}
-		}
-		return nil
-	})
-}
-
-func assertUIDGone(t *testing.T, uid int) {
-	t.Helper()
-	waitGone(t, fmt.Sprintf("uid %d", uid), func() []string {
-		var left []string
-		ents, _ := os.ReadDir("/proc")
-		for _, e := range ents {
-			if _, err := strconv.Atoi(e.Name()); err == nil && uidOf(e.Name()) == uid {
-				left = append(left, e.Name())
-			}
-		}
-		return left
-	})
-}
-
-func waitGone(t *testing.T, what string, left func() []string) {
-	t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
-	for {
-		l := left()
-		if len(l) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: processes left after the match: %v", what, l)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
 }
 
 // Every hostile bot strikes in round 3 and must lose by the right fault there, or, where the
@@ -281,7 +225,7 @@ func TestHostileHandshakes(t *testing.T) {
 func assertNoSandboxOf(t *testing.T, arg string) {
 	t.Helper()
 	base := filepath.Base(arg)
-	waitGone(t, base, func() []string {
+	proctable.WaitGone(t, base, func() []string {
 		var left []string
 		ents, _ := os.ReadDir("/proc")
 		for _, e := range ents {
