@@ -10,16 +10,7 @@ import (
 // degradedPlan is this machine's plan with every namespace, cgroup and Landlock taken away,
 // as on a laptop or in a container: only rlimits, seccomp, the process group and the
 // subreaper remain.
-func degradedPlan() *plan {
-	real := getPlan()
-	p := *real
-	p.userns, p.mountns, p.pidns, p.netns, p.ipcns, p.utsns = false, false, false, false, false, false
-	p.landlock = 0
-	p.workTmpfs = false
-	p.root = false // as a user on a laptop: the bot keeps the arena's uid
-	p.cg = &cgroupPlan{base: map[string]string{}, v2: map[string]bool{}, why: map[string]string{}}
-	return &p
-}
+func degradedPlan() *plan { return getPlan().bare(true) }
 
 func TestDegradedStillKillsEverything(t *testing.T) {
 	t.Parallel()

@@ -47,6 +47,20 @@ func Probe() *Report {
 	return &r
 }
 
+// bare is this plan without namespaces, cgroups, Landlock, the work-dir tmpfs or distinct uids
+// (the bot keeps the arena's uid), and with seccomp only if keepSeccomp: what a laptop or a
+// container leaves (degraded mode), or nothing at all for measuring the sandbox's cost.
+func (p *plan) bare(keepSeccomp bool) *plan {
+	q := *p
+	q.userns, q.mountns, q.pidns, q.netns, q.ipcns, q.utsns = false, false, false, false, false, false
+	q.landlock = 0
+	q.workTmpfs = false
+	q.root = false
+	q.seccomp = q.seccomp && keepSeccomp
+	q.cg = &cgroupPlan{base: map[string]string{}, v2: map[string]bool{}, why: map[string]string{}}
+	return &q
+}
+
 func (p *plan) cloneflags() uintptr {
 	var f uintptr
 	for _, x := range []struct {

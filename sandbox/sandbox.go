@@ -32,6 +32,11 @@ type Spec struct {
 	Limits  Limits
 	// Strict makes Start fail, naming the layer, when any layer of Probe's report is missing.
 	Strict bool
+	// Unconfined turns every isolation layer off (namespaces, cgroups, seccomp, Landlock, the
+	// work-dir tmpfs, the distinct uid): only rlimits, the process group, the parent-death
+	// signal and the init's reaping remain. It exists to measure what the sandbox costs; never
+	// use it for untrusted bots.
+	Unconfined bool
 }
 
 // Errors of Start.
@@ -71,7 +76,12 @@ type Process struct {
 
 // Start launches spec in a sandbox built from every layer Probe found. The caller must read
 // Stdout and Stderr and eventually call Kill or Wait.
-func Start(spec Spec) (*Process, error) { return startWith(getPlan(), spec) }
+func Start(spec Spec) (*Process, error) {
+	if spec.Unconfined {
+		return startWith(getPlan().bare(false), spec)
+	}
+	return startWith(getPlan(), spec)
+}
 
 func startWith(pl *plan, spec Spec) (*Process, error) {
 	if spec.Strict {

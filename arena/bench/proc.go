@@ -30,12 +30,17 @@ const (
 )
 
 func (l *launcher) launch(ctx context.Context, rel string) (*host.Bot, error) {
+	return l.launchWith(ctx, rel, host.Options{})
+}
+
+// launchWith launches with explicit host options (Unconfined: without the sandbox).
+func (l *launcher) launchWith(ctx context.Context, rel string, opt host.Options) (*host.Bot, error) {
 	c, err := l.res.Command(filepath.Join(l.root, rel))
 	if err != nil {
 		return nil, err
 	}
 	c.Name = rel
-	return host.Launch(ctx, c, host.Options{})
+	return host.Launch(ctx, c, opt)
 }
 
 // FindRoot walks up from dir to the directory holding go.mod.

@@ -215,8 +215,8 @@ func (r *runner) build(context.Context) error {
 
 func (r *runner) moves(ctx context.Context) error {
 	type cpu struct{ host, bot time.Duration }
-	measure := func(rel string, n int) (Sample, int64, cpu, error) {
-		b, err := r.l.launch(ctx, rel)
+	measure := func(rel string, n int, opt host.Options) (Sample, int64, cpu, error) {
+		b, err := r.l.launchWith(ctx, rel, opt)
 		if err != nil {
 			return nil, 0, cpu{}, err
 		}
@@ -236,7 +236,7 @@ func (r *runner) moves(ctx context.Context) error {
 		r.dur("move", who+" CPU per move, host", c.host, "all host threads / moves (warm-up included)")
 		r.dur("move", who+" CPU per move, bot", c.bot, "bot process tree / moves (10 ms ticks)")
 	}
-	gs, grss, gcpu, err := measure(GoBot, r.sz.goMoves)
+	gs, grss, gcpu, err := measure(GoBot, r.sz.goMoves, host.Options{})
 	if err != nil {
 		return err
 	}
@@ -245,7 +245,7 @@ func (r *runner) moves(ctx context.Context) error {
 	r.target("<= 12x pipe", float64(gs.P50()) <= 12*float64(r.pipe))
 	r.dur("move", "Go bot p99", gs.P99(), "")
 	cpuFigures("Go bot", gcpu)
-	ps, prss, pcpu, err := measure(PythonBot, r.sz.pyMoves)
+	ps, prss, pcpu, err := measure(PythonBot, r.sz.pyMoves, host.Options{})
 	if err != nil {
 		r.pyErr = fmt.Errorf("Python bot %s: %s", PythonBot, firstLine(err.Error()))
 		r.missing("move", "Python bot p50", r.pyErr.Error())
@@ -258,7 +258,20 @@ func (r *runner) moves(ctx context.Context) error {
 		r.dur("move", "Python bot p99", ps.P99(), "")
 		cpuFigures("Python bot", pcpu)
 	}
-	r.missing("move", "without sandbox", "host.Options has no switch to turn the sandbox off; all figures are with it")
+	// The same moves without the sandbox's layers (host.Options.Unconfined), to show its cost.
+	bare := host.Options{Unconfined: true}
+	if us, _, _, err := measure(GoBot, r.sz.goMoves, bare); err != nil {
+		r.missing("move", "Go bot p50, no sandbox", firstLine(err.Error()))
+	} else {
+		r.dur("move", "Go bot p50, no sandbox", us.P50(), "same moves, every isolation layer off")
+	}
+	if r.pyErr != nil {
+		r.missing("move", "Python bot p50, no sandbox", r.pyErr.Error())
+	} else if us, _, _, err := measure(PythonBot, r.sz.pyMoves, bare); err != nil {
+		r.missing("move", "Python bot p50, no sandbox", firstLine(err.Error()))
+	} else {
+		r.dur("move", "Python bot p50, no sandbox", us.P50(), "same moves, every isolation layer off")
+	}
 	r.add(Figure{Section: "memory", Name: "host RSS", Value: float64(rss(os.Getpid())), Unit: "B", Note: "after the move benchmarks"})
 	r.add(Figure{Section: "memory", Name: "Go bot RSS", Value: float64(grss), Unit: "B", Note: "bot process tree, after its moves"})
 	if r.pyErr == nil {
@@ -272,14 +285,20 @@ func (r *runner) moves(ctx context.Context) error {
 // startOnce launches a bot and plays its first move: ready is Launch (spawn, handshake, TLS,
 // Describe), first is ready plus Open and one move.
 func (r *runner) startOnce(ctx context.Context, rel string) (ready, first time.Duration, err error) {
+	return r.startOnceWith(ctx, rel, host.Options{})
+}
+
+func (r *runner) startOnceWith(ctx context.Context, rel string, opt host.Options) (ready, first time.Duration, err error) {
 	t0 := time.Now()
-	b, err := r.l.launch(ctx, rel)
+	b, err := r.l.launchWith(ctx, rel, opt)
 	if err != nil {
 		return 0, 0, err
 	}
 	defer b.Close()
 	ready = time.Since(t0)
-	r.parts[rel] = append(r.parts[rel], b.Startup)
+	if !opt.Unconfined {
+		r.parts[rel] = append(r.parts[rel], b.Startup)
+	}
 	m, err := NewMover(ctx, b)
 	if err != nil {
 		return 0, 0, err
@@ -289,6 +308,20 @@ func (r *runner) startOnce(ctx context.Context, rel string) (ready, first time.D
 		return 0, 0, err
 	}
 	return ready, time.Since(t0), nil
+}
+
+// unconfinedReady times launches without the sandbox's layers, to show the sandbox's cost.
+func (r *runner) unconfinedReady(ctx context.Context, name, rel string, n int) {
+	var smp Sample
+	for range n {
+		ready, _, err := r.startOnceWith(ctx, rel, host.Options{Unconfined: true})
+		if err != nil {
+			r.missing("start-up", name, firstLine(err.Error()))
+			return
+		}
+		smp = append(smp, ready)
+	}
+	r.dur("start-up", name, smp.P50(), "every isolation layer off")
 }
 
 // startupParts reports the median of each part of the launches of one kind of bot.
@@ -328,6 +361,7 @@ func (r *runner) startup(ctx context.Context) error {
 	r.dur("start-up", "Go bot ready", gr.P50(), "spawn + sandbox + handshake + TLS + Describe")
 	r.startupParts("Go bot", GoBot)
 	r.dur("start-up", "Go bot first answer", gf.P50(), "ready + Start + stream + first move")
+	r.unconfinedReady(ctx, "Go bot ready, no sandbox", GoBot, r.sz.goStarts)
 	grpcImport, gerr := timeCommand(ctx, r.sz.pyStarts, r.python(), "-c", "import grpc")
 	if gerr != nil {
 		r.missing("start-up", "python3 -c 'import grpc'", firstLine(gerr.Error()))
@@ -351,6 +385,7 @@ func (r *runner) startup(ctx context.Context) error {
 	r.dur("start-up", "Python bot ready", pr.P50(), "spawn + sandbox + interpreter + SDK + handshake + TLS + Describe")
 	r.startupParts("Python bot", PythonBot)
 	r.dur("start-up", "Python bot first answer", pf.P50(), "")
+	r.unconfinedReady(ctx, "Python bot ready, no sandbox", PythonBot, r.sz.pyStarts)
 	if gerr == nil {
 		x := float64(pr.P50()) / float64(grpcImport.P50())
 		r.add(Figure{Section: "start-up", Name: "Python ready / import grpc", Value: x, Unit: "x"})

@@ -63,6 +63,9 @@ type Options struct {
 	Limits sandbox.Limits
 	// Strict refuses to start a bot when a sandbox layer is missing on this machine.
 	Strict bool
+	// Unconfined runs the bot without the sandbox's isolation layers (see sandbox.Spec); only
+	// for measuring what the sandbox costs.
+	Unconfined bool
 	// GoPluginAutoMTLS uses go-plugin's own AutoMTLS (a P-521 client key) instead of the
 	// host's P-256 mutual TLS; see clientTLS. Kept for comparison in benchmarks.
 	GoPluginAutoMTLS bool
@@ -196,7 +199,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 			log:       b.Log,
 			spec: sandbox.Spec{
 				Name: c.Name, Path: c.Path, Args: append([]string{c.Path}, c.Args...), Env: env, Dir: c.Dir,
-				ReadOnly: c.ReadOnly, WorkDir: workDir, Limits: opt.Limits, Strict: opt.Strict,
+				ReadOnly: c.ReadOnly, WorkDir: workDir, Limits: opt.Limits, Strict: opt.Strict, Unconfined: opt.Unconfined,
 			},
 		}
 		return b.rn, nil
