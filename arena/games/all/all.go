@@ -1,4 +1,3 @@
-// Package all links every game engine into the binary.
 package all
 
 import (

@@ -1,0 +1,2 @@
+// Package all links every game engine into the binary.
+package all
