@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -62,6 +64,9 @@ func Parse(arg string) (Spec, error) {
 		goFiles, _ := filepath.Glob(filepath.Join(abs, "*.go"))
 		if len(goFiles) == 0 {
 			return Spec{}, fmt.Errorf("%w %q: a directory must be a Go package with a main function (no .go files found there)", ErrUnknownKind, path)
+		}
+		if !isMainPackage(goFiles) {
+			return Spec{}, fmt.Errorf("%w %q: the Go package there is not package main; give the directory of the bot's command (for example bots/dynamite/cmd/paper)", ErrUnknownKind, path)
 		}
 		s.Kind = GoPkg
 	case strings.HasSuffix(abs, ".py"):
@@ -226,4 +231,19 @@ func (r *Resolver) pythonRuntime(py string) ([]string, error) {
 		}
 	})
 	return r.pyPaths, r.pyErr
+}
+
+// isMainPackage reports whether the non-test files among files declare package main.
+func isMainPackage(files []string) bool {
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, f, nil, parser.PackageClauseOnly)
+		if err == nil && af.Name.Name == "main" {
+			return true
+		}
+	}
+	return false
 }

@@ -39,9 +39,19 @@ func TestBadInputGetsClearErrors(t *testing.T) {
 		{"bad parameter", []string{"play", "dynamite", "--target", "lots", paper, paper}, 2, []string{"target", "not a whole number"}},
 		{"parameter of another game", []string{"play", "dynamite", "--phases", "3", paper, paper}, 2, []string{`no parameter "phases"`}},
 		{"player count", []string{"play", "dynamite", paper}, 2, []string{"needs 2 players, got 1"}},
+		{"not a main package", []string{"play", "dynamite", filepath.Join(root, "arena/match"), paper}, 1, []string{"not package main"}},
+		{"tournament bot typo", []string{"tournament", "dynamite", "--store", filepath.Join(dir, "t.db"), filepath.Join(dir, "nope"), paper}, 1,
+			[]string{"no such bot file", "nope"}},
+		{"store directory missing", []string{"tournament", "dynamite", "--store", filepath.Join(dir, "no", "t.db"), paper, paper}, 2,
+			[]string{"does not exist"}},
 		{"corrupt replay", []string{"replay", garbage}, 1, []string{"not a readable replay file", "replay.json"}},
 		{"missing replay", []string{"replay", filepath.Join(dir, "none.json")}, 1, []string{"cannot open replay"}},
 	}
+	t.Cleanup(func() {
+		if _, err := os.Stat(filepath.Join(dir, "t.db")); err == nil {
+			t.Error("a tournament with a bad bot left a store file behind")
+		}
+	})
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"sync"
@@ -15,6 +16,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"github.com/spf13/cobra"
 
+	"github.com/botarena/arena/arena/botspec"
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/store"
@@ -67,6 +69,28 @@ func newTournament() *cobra.Command {
 		out := cmd.OutOrStdout()
 		if jobs < 1 {
 			return fmt.Errorf("%w: --jobs must be at least 1", ErrUsage)
+		}
+		// Check the command line before touching the store, so a typo leaves no trace there.
+		if resume == "" && len(args) >= 2 {
+			if _, err := game.Lookup(args[0]); err != nil {
+				return fmt.Errorf("%w: %v", ErrUsage, err)
+			}
+			entries, _, err := tournament.FromArgs(args[1:])
+			if err != nil {
+				return err
+			}
+			var errs []error
+			for _, e := range entries {
+				if _, err := botspec.Parse(e.Spec); err != nil {
+					errs = append(errs, fmt.Errorf("bot %s: %w", e.Name, err))
+				}
+			}
+			if err := errors.Join(errs...); err != nil {
+				return err
+			}
+		}
+		if dir := filepath.Dir(storePath); !isDir(dir) {
+			return fmt.Errorf("%w: the store's directory %s does not exist: create it or give another --store", ErrUsage, dir)
 		}
 		st, err := store.Open(storePath)
 		if err != nil {
@@ -222,4 +246,9 @@ func (p *progress) finish() {
 		_ = p.bar.Finish()
 		fmt.Fprintln(p.out)
 	}
+}
+
+func isDir(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
 }
