@@ -10,6 +10,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
@@ -59,10 +60,16 @@ func Serve(b Bot) {
 			"(%v)\n", nameOr(b.Name, os.Args[0]), ErrNotServed)
 		os.Exit(1)
 	}
+	h := NewHandler(b)
+	// go-plugin points os.Stdout and os.Stderr at pipes it streams to the host over gRPC, which
+	// is asynchronous and loses what is in flight when a bot dies. The first call the host makes
+	// (Describe) points both back at the real stderr, which the host reads raw, in order.
+	h.realStderr = os.Stderr
 	plugin.Serve(&plugin.ServeConfig{
 		HandshakeConfig: Handshake,
-		Plugins:         Plugins(NewHandler(b)),
+		Plugins:         Plugins(h),
 		GRPCServer:      grpcServer,
+		Logger:          hclog.NewNullLogger(), // its debug lines would only fill the bot's log
 	})
 }
 
@@ -86,6 +93,9 @@ type Handler struct {
 
 	mu    sync.Mutex
 	seats map[seatKey]*seatEntry
+
+	realStderr *os.File
+	stdioOnce  sync.Once
 }
 
 type seatKey struct {
@@ -106,6 +116,9 @@ func NewHandler(b Bot) *Handler {
 
 // Describe names the bot.
 func (h *Handler) Describe(context.Context, *arenav1.DescribeRequest) (*arenav1.DescribeResponse, error) {
+	if h.realStderr != nil {
+		h.stdioOnce.Do(func() { os.Stdout, os.Stderr = h.realStderr, h.realStderr })
+	}
 	var games []string
 	for name, open := range openers {
 		if _, ok := open(&h.bot, nil); ok {

@@ -307,6 +307,8 @@ func (b *Bot) Close() {
 		b.kill()
 		if b.rn != nil && b.rn.exited != nil {
 			<-b.rn.exited
+			// The tree is gone: what it wrote last is still in the pipes; keep it.
+			b.rn.drained(500 * time.Millisecond)
 		}
 		b.client.Kill()
 		_ = os.RemoveAll(b.workDir)

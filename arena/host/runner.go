@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/botarena/arena/sandbox"
@@ -37,6 +38,8 @@ type procRunner struct {
 
 	proc      *sandbox.Process
 	handshake string
+	// copies tracks the goroutines moving stdout and stderr into the log.
+	copies sync.WaitGroup
 	// spawned and handshook time the launch (see Startup).
 	spawned, handshook time.Time
 	exited             chan struct{}
@@ -51,13 +54,16 @@ func (r *procRunner) Start(ctx context.Context) error {
 	r.proc = p
 	r.spawned = time.Now()
 	r.exited = make(chan struct{})
+	r.copies.Add(2)
 	go func() {
+		defer r.copies.Done()
 		// Stderr goes raw into the log; go-plugin never sees it.
 		_, _ = io.Copy(r.log, p.Stderr())
 	}()
 	lineCh := make(chan string, 1)
 	errCh := make(chan error, 1)
 	go func() {
+		defer r.copies.Done()
 		br := bufio.NewReaderSize(p.Stdout(), maxHandshake)
 		line, err := br.ReadSlice('\n')
 		if err != nil {
@@ -211,3 +217,13 @@ func (r *procRunner) ID() string {
 
 func (r *procRunner) PluginToHost(n, a string) (string, string, error) { return n, a, nil }
 func (r *procRunner) HostToPlugin(n, a string) (string, string, error) { return n, a, nil }
+
+// drained waits (at most d) until everything the process wrote is in the log.
+func (r *procRunner) drained(d time.Duration) {
+	done := make(chan struct{})
+	go func() { r.copies.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+	}
+}

@@ -83,8 +83,8 @@ func play(t *testing.T, hostile string, deadline time.Duration, limits sandbox.L
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := outcome{res: res, log: procs[0].Log.String(), uids: uids}
 	players.CloseAll(procs)
+	o := outcome{res: res, log: procs[0].Log.String(), uids: uids}
 	o.why = procs[0].Why()
 	for _, pid := range inits {
 		proctable.AssertGone(t, pid)
