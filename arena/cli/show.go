@@ -77,7 +77,7 @@ func newShow() *cobra.Command {
 						done++
 					}
 				}
-				fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%d/%d\t%s\n", t.ID, t.Name, t.Game, t.Status, done, len(ms), t.Created.Local().Format(time.DateTime))
+				fmt.Fprintf(w, "%d\t%s\t%s\t%s\t%d/%d\t%s\n", t.ID, t.Name, t.Game, shownStatus(t.Status, path), done, len(ms), t.Created.Local().Format(time.DateTime))
 			}
 			return w.Flush()
 		}
@@ -141,7 +141,7 @@ func newShow() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "tournament %s (id %d), status %s, seed %d, created %s\n", t.Name, t.ID, t.Status, cfg.Seed, t.Created.Local().Format(time.DateTime))
+		fmt.Fprintf(out, "tournament %s (id %d), status %s, seed %d, created %s\n", t.Name, t.ID, shownStatus(t.Status, path), cfg.Seed, t.Created.Local().Format(time.DateTime))
 		if err := s.WriteTable(out); err != nil {
 			return err
 		}

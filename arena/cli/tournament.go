@@ -92,6 +92,11 @@ func newTournament() *cobra.Command {
 		if dir := filepath.Dir(storePath); !isDir(dir) {
 			return fmt.Errorf("%w: the store's directory %s does not exist: create it or give another --store", ErrUsage, dir)
 		}
+		release, err := lockStore(storePath)
+		if err != nil {
+			return err
+		}
+		defer release()
 		st, err := store.Open(storePath)
 		if err != nil {
 			return err
