@@ -280,3 +280,29 @@ func Fuzz(f *testing.F, h Harness) {
 		}
 	})
 }
+
+// Drive runs an engine the test already built to its end, asking policy for every pending
+// seat, and returns the number of requests made. It fails the test on an engine error or when
+// the match is not over within limit requests.
+func Drive(t testing.TB, e game.Engine, limit int, policy func(seat int, req *arenav1.ActRequest) game.Answer) int {
+	t.Helper()
+	n := 0
+	for !e.Done() {
+		var answers []game.Answer
+		for _, s := range e.Pending() {
+			req := &arenav1.ActRequest{Seat: int32(s), Step: int64(n + 1)}
+			e.Observe(s, req)
+			a := policy(s, req)
+			a.Seat = s
+			answers = append(answers, a)
+			n++
+		}
+		if err := e.Apply(answers); err != nil {
+			t.Fatal(err)
+		}
+		if n > limit {
+			t.Fatalf("match still running after %d requests", n)
+		}
+	}
+	return n
+}

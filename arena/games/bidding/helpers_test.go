@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/botarena/arena/arena/game"
+	"github.com/botarena/arena/arena/game/gametest"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 )
 
@@ -35,27 +36,8 @@ func observe(e game.Engine, seat int) *arenav1.BiddingObservation {
 	return req.GetBidding()
 }
 
-// playMatch drives e to the end, asking policy for every pending seat, and returns the number
-// of requests made. It fails the test when the match does not end within limit requests.
+// playMatch drives e to the end (see gametest.Drive).
 func playMatch(t testing.TB, e game.Engine, limit int, policy func(seat int, req *arenav1.ActRequest) game.Answer) int {
 	t.Helper()
-	n := 0
-	for !e.Done() {
-		var answers []game.Answer
-		for _, s := range e.Pending() {
-			req := &arenav1.ActRequest{Seat: int32(s), Step: int64(n + 1)}
-			e.Observe(s, req)
-			a := policy(s, req)
-			a.Seat = s
-			answers = append(answers, a)
-			n++
-		}
-		if err := e.Apply(answers); err != nil {
-			t.Fatal(err)
-		}
-		if n > limit {
-			t.Fatalf("match still running after %d requests", n)
-		}
-	}
-	return n
+	return gametest.Drive(t, e, limit, policy)
 }
