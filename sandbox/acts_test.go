@@ -129,6 +129,28 @@ func runAct(act string) int {
 		say("killall %s", result(syscall.Kill(-1, syscall.SIGKILL)))
 	case "syscall":
 		return forbidden(arg)
+	case "inotify":
+		// Hold as many inotify instances as the kernel lets this uid have, then wait.
+		n, _ := strconv.Atoi(arg)
+		held := 0
+		var last error
+		for i := 0; i < n; i++ {
+			if _, err := unix.InotifyInit1(0); err != nil {
+				last = err
+				break
+			}
+			held++
+		}
+		say("inotify held %d (%v)", held, last)
+		time.Sleep(time.Minute)
+	case "cat":
+		b, err := os.ReadFile(arg)
+		if err != nil {
+			say("cat %s fail: %v", arg, err)
+		}
+		for _, l := range strings.Split(string(b), "\n") {
+			say("cat %s", l)
+		}
 	case "sleep":
 		d, _ := time.ParseDuration(arg)
 		say("sleeping")

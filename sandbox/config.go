@@ -27,7 +27,9 @@ type initConfig struct {
 	Env  []string
 	Dir  string
 
-	WorkDir  string
+	WorkDir string
+	// WorkAt is where the work dir appears inside (WorkDir itself without a mount namespace).
+	WorkAt   string
 	WorkFD   int
 	ReadOnly []bind
 	RootDir  string // an empty host directory the new root is mounted on
@@ -37,6 +39,11 @@ type initConfig struct {
 	DataBytes int64
 
 	MountNS, PIDNS, UserNS, UTSNS bool
+	// CgroupNS makes the init unshare a cgroup namespace once it is in its cgroups, so the
+	// bot's /proc/self/cgroup shows "/" and no host path.
+	CgroupNS bool
+	// Network: the host's network is kept (a build step allowed to fetch); no Landlock TCP rule.
+	Network bool
 	// BotUID and BotGID are the ids the bot runs as, as the init sees them (-1 = keep).
 	BotUID, BotGID int
 	Seccomp        bool

@@ -197,6 +197,9 @@ func need(t *testing.T, layers ...string) {
 			if l.Detail == "" {
 				t.Fatalf("layer %q is inactive and the report does not say why", name)
 			}
+			if os.Getenv("ARENA_REQUIRE_SANDBOX") != "" {
+				t.Fatalf("layer %q is not active, and ARENA_REQUIRE_SANDBOX (set by scripts/test.sh) demands every layer: %s", name, l.Detail)
+			}
 			t.Skipf("layer %q is not active on this machine (report: %s)", name, l.Detail)
 		}
 	}

@@ -65,6 +65,13 @@ func runInit() int {
 			return r.fail("uts namespace", err)
 		}
 	}
+	if cfg.CgroupNS {
+		// The host put this init into its cgroups before sending the config: that cgroup
+		// becomes the namespace's root.
+		if err := unix.Unshare(unix.CLONE_NEWCGROUP); err != nil {
+			return r.fail("cgroup namespace", err)
+		}
+	}
 	dir := cfg.Dir
 	if cfg.MountNS {
 		if err := setupMounts(cfg); err != nil {
@@ -72,7 +79,7 @@ func runInit() int {
 		}
 	}
 	if dir == "" || !visible(dir) {
-		dir = cfg.WorkDir
+		dir = cfg.WorkAt
 	}
 	landlockABI := 0
 	if cfg.Landlock > 0 {

@@ -72,7 +72,7 @@ func applyLandlock(cfg *initConfig) (int, error) {
 	handled := llHandled(abi)
 	attr := rulesetAttr{AccessFS: handled}
 	size := unsafe.Sizeof(attr.AccessFS)
-	if abi >= 4 {
+	if abi >= 4 && !cfg.Network {
 		attr.AccessNet = unix.LANDLOCK_ACCESS_NET_BIND_TCP | unix.LANDLOCK_ACCESS_NET_CONNECT_TCP
 		size = unsafe.Offsetof(attr.Scoped)
 	}
@@ -120,14 +120,14 @@ func applyLandlock(cfg *initConfig) (int, error) {
 		}
 	}
 	if cfg.WorkDir != "" {
-		if err := add(cfg.WorkDir, handled); err != nil {
+		if err := add(cfg.WorkAt, handled); err != nil {
 			return 0, err
 		}
-		if cfg.MountNS && !within("/tmp", cfg.WorkDir) {
+		if cfg.MountNS && !within("/tmp", cfg.WorkAt) {
 			if st, err := os.Stat("/tmp"); err == nil && st.IsDir() {
 				var wst unix.Stat_t
 				// Only when /tmp is the work dir's alias (same inode).
-				if unix.Stat(cfg.WorkDir, &wst) == nil && sameInode(st, &wst) {
+				if unix.Stat(cfg.WorkAt, &wst) == nil && sameInode(st, &wst) {
 					if err := add("/tmp", handled); err != nil {
 						return 0, err
 					}

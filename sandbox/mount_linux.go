@@ -37,16 +37,16 @@ func setupMounts(cfg *initConfig) error {
 		}
 	}
 	if cfg.WorkDir != "" {
-		if err := bindMount(root, cfg.WorkDir, cfg.WorkFD, cfg.WorkDir, true, false); err != nil {
+		if err := bindMount(root, cfg.WorkDir, cfg.WorkFD, cfg.WorkAt, true, false); err != nil {
 			return err
 		}
 		// /tmp is the work dir too, unless that would hide a bound path.
-		alias := !within(cfg.WorkDir, "/tmp")
+		alias := !within(cfg.WorkAt, "/tmp")
 		for _, b := range cfg.ReadOnly {
 			alias = alias && !within(b.Dst, "/tmp")
 		}
 		if alias {
-			if err := bindMount(root, filepath.Join(root, cfg.WorkDir), 0, "/tmp", true, false); err != nil {
+			if err := bindMount(root, filepath.Join(root, cfg.WorkAt), 0, "/tmp", true, false); err != nil {
 				return err
 			}
 		}

@@ -22,6 +22,7 @@ type plan struct {
 
 	root                                        bool // euid 0: distinct uids, tmpfs work dirs
 	userns, mountns, pidns, netns, ipcns, utsns bool
+	cgroupns                                    bool
 	seccomp                                     bool
 	landlock                                    int
 	cg                                          *cgroupPlan
@@ -53,6 +54,7 @@ func Probe() *Report {
 func (p *plan) bare(keepSeccomp bool) *plan {
 	q := *p
 	q.userns, q.mountns, q.pidns, q.netns, q.ipcns, q.utsns = false, false, false, false, false, false
+	q.cgroupns = false
 	q.landlock = 0
 	q.workTmpfs = false
 	q.root = false
@@ -61,13 +63,14 @@ func (p *plan) bare(keepSeccomp bool) *plan {
 	return &q
 }
 
-func (p *plan) cloneflags() uintptr {
+// cloneflags are the namespaces of a new sandbox; network keeps the host's network.
+func (p *plan) cloneflags(network bool) uintptr {
 	var f uintptr
 	for _, x := range []struct {
 		on   bool
 		flag uintptr
 	}{{p.userns, unix.CLONE_NEWUSER}, {p.mountns, unix.CLONE_NEWNS}, {p.pidns, unix.CLONE_NEWPID},
-		{p.netns, unix.CLONE_NEWNET}, {p.ipcns, unix.CLONE_NEWIPC}, {p.utsns, unix.CLONE_NEWUTS}} {
+		{p.netns && !network, unix.CLONE_NEWNET}, {p.ipcns, unix.CLONE_NEWIPC}, {p.utsns, unix.CLONE_NEWUTS}} {
 		if x.on {
 			f |= x.flag
 		}
@@ -107,6 +110,7 @@ func probe() *plan {
 	}
 	p.seccomp = true
 	p.userns, p.mountns, p.pidns, p.netns, p.ipcns, p.utsns = true, true, true, true, true, true
+	p.cgroupns = true
 	p.cg = planCgroups(owner())
 
 	// Work directory tmpfs.
@@ -140,6 +144,7 @@ func probe() *plan {
 		if layer == "" {
 			why["all"] = fmt.Sprintf("%s: %v", step, err)
 			p.userns, p.mountns, p.pidns, p.netns, p.ipcns, p.utsns, p.seccomp, p.landlock = false, false, false, false, false, false, false, 0
+			p.cgroupns = false
 			if _, err := p.tryRun(); err != nil {
 				why["all"] += fmt.Sprintf("; even a bare run fails: %v", err)
 			}
@@ -189,6 +194,9 @@ func (p *plan) disable(step string, err error) string {
 	case "uts namespace":
 		p.utsns = false
 		return LayerUTSNS
+	case "cgroup namespace":
+		p.cgroupns = false
+		return LayerCgroupNS
 	case "landlock":
 		if p.landlock > 0 {
 			p.landlock = 0
@@ -284,6 +292,7 @@ func (p *plan) fill(why map[string]string) {
 	ns(LayerNetNS, p.netns, "no interface but a downed loopback: no network at all")
 	ns(LayerIPCNS, p.ipcns, "private SysV IPC and message queues")
 	ns(LayerUTSNS, p.utsns, "private hostname")
+	ns(LayerCgroupNS, p.cgroupns, "the bot's cgroup is its root: /proc/self/cgroup shows no host path")
 	if p.mountns {
 		rep.set(LayerFiles, true, "a read-only tmpfs root holding only the bot's files, its runtime and system libraries; the host's tree is detached")
 	} else {
@@ -387,8 +396,8 @@ func (r *initRunner) next(timeout time.Duration) initEvent {
 }
 
 // sysProcAttr is how the host clones the init.
-func (p *plan) sysProcAttr(slot *uidSlot) *syscall.SysProcAttr {
-	sys := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: p.cloneflags()}
+func (p *plan) sysProcAttr(slot *uidSlot, network bool) *syscall.SysProcAttr {
+	sys := &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL, Cloneflags: p.cloneflags(network)}
 	if p.userns {
 		if slot != nil {
 			sys.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: slot.initUID(), Size: 1}, {ContainerID: 1000, HostID: slot.botUID(), Size: 1}}

@@ -18,6 +18,7 @@ const (
 	LayerNetNS     = "network namespace"
 	LayerIPCNS     = "ipc namespace"
 	LayerUTSNS     = "uts namespace"
+	LayerCgroupNS  = "cgroup namespace"
 	LayerMemory    = "cgroup memory"
 	LayerPids      = "cgroup pids"
 	LayerCPU       = "cgroup cpu"
@@ -31,7 +32,7 @@ const (
 
 // layerOrder is the order Report lists layers in.
 var layerOrder = []string{LayerEnv, LayerWorkDir, LayerFiles, LayerUserNS, LayerUID, LayerPIDNS,
-	LayerMountNS, LayerNetNS, LayerIPCNS, LayerUTSNS, LayerMemory, LayerPids, LayerCPU, LayerTreeKill,
+	LayerMountNS, LayerNetNS, LayerIPCNS, LayerUTSNS, LayerCgroupNS, LayerMemory, LayerPids, LayerCPU, LayerTreeKill,
 	LayerRlimits, LayerSeccomp, LayerLandlock, LayerPdeath, LayerSubreaper}
 
 // Layer is one protection and whether this machine gives it.

@@ -29,15 +29,42 @@ type Spec struct {
 	// WorkDir is a private writable directory for the process (its TMPDIR and socket dir). It
 	// must exist. It appears at the same path inside, and also as /tmp.
 	WorkDir string
-	Limits  Limits
+	// WorkAt, when set, is where the work dir appears inside instead of its host path (so no
+	// path of the arena's state shows in the process's view); see WorkPathInside.
+	WorkAt string
+	Limits Limits
 	// Strict makes Start fail, naming the layer, when any layer of Probe's report is missing.
 	Strict bool
+	// Mounts show host paths read-only at paths of their own inside (the bot's snapshot at
+	// /bot, say), so that no host path of the arena's state appears in the bot's view, not even
+	// in /proc/self/mountinfo when the host path is on a filesystem of its own (see SharedFiles).
+	Mounts []Mount
+	// Overlays give the process a private writable layer over a read-only host directory, at a
+	// path inside its work dir (a build's compiler cache over the shared, warmed one): writes go
+	// to the work dir's tmpfs and are gone with it; the host directory is never written.
+	// They need root and the work-dir tmpfs; elsewhere Start refuses (see OverlaysWork).
+	Overlays []Overlay
+	// Network keeps the host's network (no network namespace, no Landlock TCP rule): only for a
+	// build step the organiser allowed to fetch dependencies.
+	Network bool
+	// Harvest, when set, is called once the tree is gone and before the work dir is released,
+	// so the caller can copy results (a build's artefact) out of it.
+	Harvest func(workDir string)
 	// Unconfined turns every isolation layer off (namespaces, cgroups, seccomp, Landlock, the
 	// work-dir tmpfs, the distinct uid): only rlimits, the process group, the parent-death
 	// signal and the init's reaping remain. It exists to measure what the sandbox costs; never
 	// use it for untrusted bots.
 	Unconfined bool
+
+	// noRuntime: Path is an interpreter whose runtime is already in ReadOnly (the probe itself).
+	noRuntime bool
 }
+
+// Mount shows Host read-only at At inside the sandbox.
+type Mount struct{ Host, At string }
+
+// Overlay is a writable view at Work/At (At relative to the work dir) of the read-only Lower.
+type Overlay struct{ Lower, At string }
 
 // Errors of Start.
 var (
@@ -45,6 +72,8 @@ var (
 	ErrStart = errors.New("cannot start process")
 	// ErrStrict means a strict start found a sandbox layer missing.
 	ErrStrict = errors.New("sandbox layer missing")
+	// ErrNoOverlay means Spec.Overlays cannot be honoured on this machine (see OverlaysWork).
+	ErrNoOverlay = errors.New("no private overlay")
 )
 
 // Process is a running sandboxed command: the root of its tree is the sandbox's init.
@@ -130,6 +159,14 @@ func startWith(pl *plan, spec Spec) (*Process, error) {
 	if pl.workTmpfs && spec.WorkDir != "" && p.slot != nil {
 		uid := p.slot.botUID()
 		if p.undo, err = mountWork(pl.state, spec.WorkDir, name, uid, uid, l.DiskBytes); err != nil {
+			return fail(err)
+		}
+	}
+	if len(spec.Overlays) > 0 {
+		if p.undo == nil {
+			return fail(fmt.Errorf("%w: a private writable layer over %s needs root and the work-dir tmpfs", ErrNoOverlay, spec.Overlays[0].Lower))
+		}
+		if err := mountOverlays(spec.WorkDir, spec.Overlays, p.slot.botUID()); err != nil {
 			return fail(err)
 		}
 	}
@@ -223,8 +260,12 @@ func (p *Process) waiter() {
 	if r := p.Reason(); r.Kind != KindExited || r.Status != 0 {
 		p.waitErr = &ExitError{Name: p.spec.Name, Reason: r}
 	}
-	// The tree is gone: free the work dir (the caller may remove it as soon as Wait returns),
-	// tell the waiters, then remove the cgroups, which can take a little longer.
+	// The tree is gone: let the caller take its results, free the work dir (the caller may
+	// remove it as soon as Wait returns), tell the waiters, then remove the cgroups, which can
+	// take a little longer.
+	if p.spec.Harvest != nil && p.spec.WorkDir != "" {
+		p.spec.Harvest(p.spec.WorkDir)
+	}
 	if p.undo != nil {
 		p.undo()
 		p.undo = nil

@@ -24,12 +24,13 @@ func (p *plan) config(spec Spec, l Limits, extra []string) (*initConfig, error) 
 	cfg := &initConfig{
 		Name: spec.Name, Path: spec.Path, Args: spec.Args, Env: spec.Env, Dir: spec.Dir,
 		WorkDir: spec.WorkDir, RootDir: p.rootDir, Limits: l,
-		MountNS: p.mountns, PIDNS: p.pidns, UserNS: p.userns, UTSNS: p.utsns,
+		MountNS: p.mountns, PIDNS: p.pidns, UserNS: p.userns, UTSNS: p.utsns, CgroupNS: p.cgroupns,
 		BotUID: -1, BotGID: -1, Seccomp: p.seccomp, Landlock: p.landlock, Rlimits: true,
 	}
 	if len(cfg.Args) == 0 {
 		cfg.Args = []string{spec.Path}
 	}
+	cfg.WorkAt = p.workAt(spec)
 	if !p.cg.has(cgMemory) && l.MemoryBytes > 0 {
 		// RLIMIT_DATA counts reserved address space, not memory: thread stacks and the Go
 		// heap's reservations need room above the real limit.
@@ -41,7 +42,22 @@ func (p *plan) config(spec Spec, l Limits, extra []string) (*initConfig, error) 
 	if err != nil {
 		return nil, err
 	}
+	for _, m := range spec.Mounts {
+		src, err := filepath.EvalSymlinks(m.Host)
+		if err != nil {
+			return nil, fmt.Errorf("mount %s at %s: %w", m.Host, m.At, err)
+		}
+		st, err := os.Stat(src)
+		if err != nil {
+			return nil, fmt.Errorf("mount %s at %s: %w", m.Host, m.At, err)
+		}
+		if !filepath.IsAbs(m.At) || filepath.Clean(m.At) == "/" {
+			return nil, fmt.Errorf("mount %s: inside path %q must be absolute and not /", m.Host, m.At)
+		}
+		binds = append(binds, bind{Src: src, Dst: filepath.Clean(m.At), Dir: st.IsDir()})
+	}
 	cfg.ReadOnly = binds
+	cfg.Network = spec.Network
 	return cfg, nil
 }
 
@@ -102,6 +118,24 @@ func within(p, dir string) bool {
 	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
 }
 
+// workAt is where spec's work dir appears inside: Spec.WorkAt where a mount namespace can put
+// it there, its host path otherwise.
+func (p *plan) workAt(spec Spec) string {
+	if p.mountns && spec.WorkAt != "" && spec.WorkDir != "" {
+		return filepath.Clean(spec.WorkAt)
+	}
+	return spec.WorkDir
+}
+
+// WorkPathInside is where a Start of spec will show its work dir to the process, for the
+// caller that must name paths in it (its environment, a socket path the process reports).
+func WorkPathInside(spec Spec) string {
+	if spec.Unconfined {
+		return getPlan().bare(false).workAt(spec)
+	}
+	return getPlan().workAt(spec)
+}
+
 // startInit starts the init, puts it into its cgroups, and sends its config.
 func (p *plan) startInit(cfg *initConfig, slot *uidSlot, cg *cgroup, stdout, stderr *os.File) (*initRunner, error) {
 	run := &initRunner{events: make(chan initEvent, 4), eof: make(chan struct{})}
@@ -127,7 +161,7 @@ func (p *plan) startInit(cfg *initConfig, slot *uidSlot, cg *cgroup, stdout, std
 			}
 		}
 		if cfg.WorkDir != "" {
-			if f := detachedMount(cfg.WorkDir, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV|unix.MOUNT_ATTR_NOEXEC); f != nil {
+			if f := detachedTree(cfg.WorkDir, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV|unix.MOUNT_ATTR_NOEXEC, true); f != nil {
 				extra = append(extra, f)
 				cfg.WorkFD = 2 + len(extra)
 			}
@@ -136,9 +170,15 @@ func (p *plan) startInit(cfg *initConfig, slot *uidSlot, cg *cgroup, stdout, std
 	cmd := &exec.Cmd{
 		Path: "/proc/self/exe", Args: []string{initArg0}, Env: []string{},
 		Stdout: stdout, Stderr: stderr, ExtraFiles: extra,
-		SysProcAttr: p.sysProcAttr(slot),
+		SysProcAttr: p.sysProcAttr(slot, cfg.Network),
 	}
-	err = cmd.Start()
+	if p.userns && slot != nil {
+		// The user namespace is owned by the slot's own uid, not root, so the per-user kernel
+		// counters the bot uses (inotify instances and watches, ...) are charged to it.
+		err = startOwnedBy(cmd, slot.initUID())
+	} else {
+		err = cmd.Start()
+	}
 	for _, f := range extra {
 		_ = f.Close()
 	}
@@ -191,13 +231,22 @@ func (p *plan) startInit(cfg *initConfig, slot *uidSlot, cg *cgroup, stdout, std
 
 // detachedMount clones path as a detached mount with the given attributes, or returns nil
 // (the init then binds the path itself, which works when it is root on the host).
-func detachedMount(path string, attrs uint64) *os.File {
-	fd, err := unix.OpenTree(unix.AT_FDCWD, path, unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC)
+func detachedMount(path string, attrs uint64) *os.File { return detachedTree(path, attrs, false) }
+
+// detachedTree is detachedMount, with the mounts below path too when recursive (a work dir's
+// overlays).
+func detachedTree(path string, attrs uint64, recursive bool) *os.File {
+	flags, setFlags := unix.OPEN_TREE_CLONE|unix.OPEN_TREE_CLOEXEC, unix.AT_EMPTY_PATH
+	if recursive {
+		flags |= unix.AT_RECURSIVE
+		setFlags |= unix.AT_RECURSIVE
+	}
+	fd, err := unix.OpenTree(unix.AT_FDCWD, path, uint(flags))
 	if err != nil {
 		return nil
 	}
 	attr := unix.MountAttr{Attr_set: attrs}
-	if err := unix.MountSetattr(fd, "", unix.AT_EMPTY_PATH, &attr); err != nil {
+	if err := unix.MountSetattr(fd, "", uint(setFlags), &attr); err != nil {
 		_ = unix.Close(fd)
 		return nil
 	}

@@ -16,7 +16,7 @@ import (
 
 // workTag prefixes the source name of every work-directory tmpfs the sandbox mounts, so that
 // Cleanup can find the ones a crashed arena left behind.
-const workTag = "arena-sandbox-work:"
+const workTag = "arenawork:"
 
 // uidBase is the first host uid handed to sandboxed processes: each process gets two ids of
 // its own (its init and its bot), far above any real account and any subuid range in use.
@@ -267,4 +267,40 @@ func unescapeMount(s string) string {
 		b.WriteByte(s[i])
 	}
 	return b.String()
+}
+
+// mountOverlays mounts each overlay at work/At: Lower read-only below, the upper layer in the
+// work dir's own tmpfs (so the disk limit bounds it and it is gone with the work dir). The
+// files of Lower must be world-readable and its directories world-writable for the bot's uid
+// to add entries; every write lands in the upper layer, never in Lower.
+func mountOverlays(work string, ovs []Overlay, uid int) error {
+	for i, o := range ovs {
+		at := filepath.Join(work, o.At)
+		if !within(at, work) || at == work {
+			return fmt.Errorf("overlay %q must be inside the work dir", o.At)
+		}
+		layer := filepath.Join(work, fmt.Sprintf(".overlay-%d", i))
+		upper, wk := filepath.Join(layer, "upper"), filepath.Join(layer, "work")
+		for _, d := range []string{upper, wk, at} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				return fmt.Errorf("overlay %s: %w", o.At, err)
+			}
+		}
+		for _, d := range []string{layer, upper, at} {
+			if err := os.Chown(d, uid, uid); err != nil {
+				return fmt.Errorf("overlay %s: %w", o.At, err)
+			}
+		}
+		opts := "lowerdir=" + o.Lower + ",upperdir=" + upper + ",workdir=" + wk
+		if err := unix.Mount("arena-overlay", at, "overlay", unix.MS_NOSUID|unix.MS_NODEV, opts); err != nil {
+			return fmt.Errorf("mount overlay over %s at %s: %w", o.Lower, o.At, err)
+		}
+	}
+	return nil
+}
+
+// OverlaysWork reports whether Spec.Overlays can be used here (root, with the work-dir tmpfs).
+func OverlaysWork() bool {
+	pl := getPlan()
+	return pl.root && pl.workTmpfs
 }

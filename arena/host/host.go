@@ -49,8 +49,44 @@ type Command struct {
 	Args []string
 	Dir  string
 	Env  []string
-	// ReadOnly lists host paths the bot needs to read (its files, its runtime).
+	// ReadOnly lists host paths the bot needs to read at their own paths (its runtime).
 	ReadOnly []string
+	// Mounts show host paths read-only at paths of their own (its snapshot at /bot).
+	Mounts []sandbox.Mount
+}
+
+// WorkInside is where a bot sees its private work dir (socket dir, TMPDIR, HOME), so no path
+// of the arena's state shows in its view.
+const WorkInside = "/work"
+
+// workPaths translates between a bot's work dir on the host and inside its sandbox.
+type workPaths struct{ host, inside string }
+
+func (w workPaths) toInside(p string) string {
+	if rel, ok := under(p, w.host); ok {
+		return filepath.Join(w.inside, rel)
+	}
+	return p
+}
+
+func (w workPaths) toHost(p string) (string, bool) {
+	rel, ok := under(p, w.inside)
+	if !ok {
+		return "", false
+	}
+	return filepath.Join(w.host, rel), true
+}
+
+// under reports whether p is dir or below it, and p relative to dir.
+func under(p, dir string) (string, bool) {
+	if !filepath.IsAbs(p) {
+		return "", false
+	}
+	rel, err := filepath.Rel(dir, filepath.Clean(p))
+	if err != nil || rel == ".." || strings.HasPrefix(rel, "../") {
+		return "", false
+	}
+	return rel, true
 }
 
 // Options tune a launch.
@@ -187,20 +223,33 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		cfg.TLSConfig, clientPEM = tc, pemText
 	}
 	cfg.RunnerFunc = func(_ hclog.Logger, cmd *exec.Cmd, socketDir string) (runner.Runner, error) {
-		env := sandbox.Env(EnvAllow, cmd.Env...)
+		spec := sandbox.Spec{
+			Name: c.Name, Path: c.Path, Args: append([]string{c.Path}, c.Args...), Dir: c.Dir,
+			ReadOnly: c.ReadOnly, Mounts: c.Mounts, WorkDir: workDir, WorkAt: WorkInside,
+			Limits: opt.Limits, Strict: opt.Strict, Unconfined: opt.Unconfined,
+		}
+		// The bot sees its work dir at WorkInside where the sandbox can move it there: every
+		// path the host names to it (go-plugin's socket dir among them) is translated.
+		paths := workPaths{host: workDir, inside: sandbox.WorkPathInside(spec)}
+		env := make([]string, 0, len(cmd.Env))
+		for _, kv := range cmd.Env {
+			k, v, _ := strings.Cut(kv, "=")
+			env = append(env, k+"="+paths.toInside(v))
+		}
+		env = sandbox.Env(EnvAllow, env...)
 		if clientPEM != "" {
 			env = append(env, "PLUGIN_CLIENT_CERT="+clientPEM)
 		}
 		env = append(env, c.Env...)
-		env = append(env, "HOME="+tmpDir, "TMPDIR="+tmpDir, "PATH=/usr/local/bin:/usr/bin:/bin")
+		in := paths.toInside(tmpDir)
+		env = append(env, "HOME="+in, "TMPDIR="+in, "PATH=/usr/local/bin:/usr/bin:/bin")
+		spec.Env = env
 		b.rn = &procRunner{
 			name:      c.Name,
 			socketDir: socketDir,
+			paths:     paths,
 			log:       b.Log,
-			spec: sandbox.Spec{
-				Name: c.Name, Path: c.Path, Args: append([]string{c.Path}, c.Args...), Env: env, Dir: c.Dir,
-				ReadOnly: c.ReadOnly, WorkDir: workDir, Limits: opt.Limits, Strict: opt.Strict, Unconfined: opt.Unconfined,
-			},
+			spec:      spec,
 		}
 		return b.rn, nil
 	}

@@ -14,6 +14,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sys/unix"
+
 	"github.com/botarena/arena/sandbox"
 	"github.com/botarena/arena/sdk"
 )
@@ -34,6 +36,7 @@ type procRunner struct {
 	name      string
 	spec      sandbox.Spec
 	socketDir string
+	paths     workPaths
 	log       *Log
 
 	proc      *sandbox.Process
@@ -169,9 +172,14 @@ func (r *procRunner) check(line string) (string, error) {
 	if parts[2] != "unix" {
 		return "", fmt.Errorf("%w: network %q, want unix", ErrBadHandshake, parts[2])
 	}
-	if filepath.Dir(filepath.Clean(parts[3])) != filepath.Clean(r.socketDir) {
-		return "", fmt.Errorf("%w: socket %q is outside the bot's own directory %s", ErrBadHandshake, parts[3], r.socketDir)
+	sock, ok := r.paths.toHost(parts[3])
+	if !ok || filepath.Dir(sock) != filepath.Clean(r.socketDir) {
+		return "", fmt.Errorf("%w: socket %q is outside the bot's own directory %s", ErrBadHandshake, parts[3], r.paths.toInside(r.socketDir))
 	}
+	if err := r.checkSocket(sock); err != nil {
+		return "", fmt.Errorf("%w: %q %v", ErrBadHandshake, parts[3], err)
+	}
+	parts[3] = sock
 	if parts[4] != "grpc" {
 		return "", fmt.Errorf("%w: protocol %q, want grpc", ErrBadHandshake, parts[4])
 	}
@@ -182,7 +190,23 @@ func (r *procRunner) check(line string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("%w: server certificate does not parse: %v", ErrBadHandshake, err)
 	}
-	return line, nil
+	return strings.Join(parts, "|"), nil
+}
+
+// checkSocket makes sure the path the host (root) will connect to is the bot's own socket: not
+// a symlink to another socket, not anything else, and made by the bot's uid.
+func (r *procRunner) checkSocket(path string) error {
+	var st unix.Stat_t
+	if err := unix.Lstat(path, &st); err != nil {
+		return fmt.Errorf("is not there (%v)", err)
+	}
+	if st.Mode&unix.S_IFMT != unix.S_IFSOCK {
+		return errors.New("is not a unix socket (a symlink or another kind of file)")
+	}
+	if uid := r.proc.HostUID(); uid >= 0 && int(st.Uid) != uid {
+		return fmt.Errorf("belongs to uid %d, not the bot's uid %d", st.Uid, uid)
+	}
+	return nil
 }
 
 func (r *procRunner) Diagnose(context.Context) string {
