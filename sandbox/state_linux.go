@@ -304,3 +304,57 @@ func OverlaysWork() bool {
 	pl := getPlan()
 	return pl.root && pl.workTmpfs
 }
+
+// filesTag names the tmpfs of the shared files store.
+const filesTag = "arenafiles"
+
+var (
+	filesOnce sync.Once
+	filesDir  string
+	filesErr  error
+)
+
+// FilesDir is where the arena keeps what sandboxes show read-only through Spec.Mounts (a
+// submission's snapshot, a built artefact). As root it is a tmpfs of its own, mounted once per
+// boot and shared by every arena process: a bind from it shows in the bot's
+// /proc/self/mountinfo as "/<name>" within that tmpfs, never as a host path. Elsewhere it is a
+// plain directory (the degraded sandbox shows host paths anyway).
+func FilesDir() (string, error) {
+	filesOnce.Do(func() { filesDir, filesErr = ensureFiles() })
+	return filesDir, filesErr
+}
+
+func ensureFiles() (string, error) {
+	dir := filepath.Join(stateDir(), "files")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return "", fmt.Errorf("files store %s: %w", dir, err)
+	}
+	if os.Geteuid() != 0 {
+		return dir, nil
+	}
+	lock, err := os.OpenFile(filepath.Join(stateDir(), "files.lock"), os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return "", fmt.Errorf("files store %s: %w", dir, err)
+	}
+	defer lock.Close()
+	if err := unix.Flock(int(lock.Fd()), unix.LOCK_EX); err != nil {
+		return "", fmt.Errorf("files store %s: %w", dir, err)
+	}
+	if mounted(dir) {
+		return dir, nil
+	}
+	// Pages are allocated as files are written; the size only caps a runaway.
+	if err := unix.Mount(filesTag, dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=50%,nr_inodes=1000000"); err != nil {
+		return "", fmt.Errorf("mount the files store on %s: %w", dir, err)
+	}
+	return dir, nil
+}
+
+// mounted reports whether dir is the root of a mount (its device differs from its parent's).
+func mounted(dir string) bool {
+	var a, b unix.Stat_t
+	if unix.Stat(dir, &a) != nil || unix.Stat(filepath.Dir(dir), &b) != nil {
+		return false
+	}
+	return a.Dev != b.Dev
+}

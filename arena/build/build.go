@@ -1,0 +1,321 @@
+package build
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/botarena/arena/sandbox"
+)
+
+// Options for every build step.
+type Options struct {
+	// Limits of a build's sandbox; zero fields take DefaultLimits.
+	Limits sandbox.Limits
+	// Network lets build steps reach the network (a package index); off by default.
+	Network bool
+	// CGO turns cgo on for Go builds (still sandboxed); off by default.
+	CGO bool
+	// Wheels is a folder of Python wheels that requirements.txt installs from.
+	Wheels string
+	// Strict refuses to build when a sandbox layer is missing.
+	Strict bool
+	// Cache holds the warmed compiler caches; default <user cache>/arena/build.
+	Cache string
+}
+
+// DefaultLimits bound a build: room for compiling a gRPC bot, seconds for a bomb to hit them.
+func DefaultLimits() sandbox.Limits {
+	return sandbox.Limits{MemoryBytes: 2 << 30, Processes: 512, CPUSeconds: 600, CPUs: 2,
+		OutputBytes: 8 << 20, FileBytes: 1 << 30, DiskBytes: 2 << 30, OpenFiles: 4096, WallTime: 10 * time.Minute}
+}
+
+// WithDefaults fills the zero limits.
+func (o Options) WithDefaults() Options {
+	d := DefaultLimits()
+	l := &o.Limits
+	if l.MemoryBytes == 0 {
+		l.MemoryBytes = d.MemoryBytes
+	}
+	if l.Processes == 0 {
+		l.Processes = d.Processes
+	}
+	if l.CPUSeconds == 0 {
+		l.CPUSeconds = d.CPUSeconds
+	}
+	if l.CPUs == 0 {
+		l.CPUs = d.CPUs
+	}
+	if l.OutputBytes == 0 {
+		l.OutputBytes = d.OutputBytes
+	}
+	if l.FileBytes == 0 {
+		l.FileBytes = d.FileBytes
+	}
+	if l.DiskBytes == 0 {
+		l.DiskBytes = d.DiskBytes
+	}
+	if l.OpenFiles == 0 {
+		l.OpenFiles = d.OpenFiles
+	}
+	if l.WallTime == 0 {
+		l.WallTime = d.WallTime
+	}
+	if o.Cache == "" {
+		base, err := os.UserCacheDir()
+		if err != nil {
+			base = os.TempDir()
+		}
+		o.Cache = filepath.Join(base, "arena", "build")
+	}
+	return o
+}
+
+// Error is a failed build: the bot's verdict, with the last lines of the build's output.
+type Error struct {
+	Bot    string
+	Step   string // "go build", "pip install"
+	Reason string // how the step ended (exit status, memory limit...)
+	Tail   []string
+}
+
+// ErrBuild is what every *Error matches with errors.Is.
+var ErrBuild = errors.New("build failed")
+
+func (e *Error) Error() string {
+	msg := fmt.Sprintf("build failed: %s of %s: %s", e.Step, e.Bot, e.Reason)
+	if len(e.Tail) > 0 {
+		msg += "\n  last lines of the build:\n    " + strings.Join(e.Tail, "\n    ")
+	}
+	return msg
+}
+
+// Is makes errors.Is(err, ErrBuild) hold.
+func (e *Error) Is(target error) bool { return target == ErrBuild }
+
+// Artefact is a built result in the files store, named by its key.
+type Artefact struct {
+	Key string
+	Dir string
+}
+
+// step is one sandboxed build command.
+type step struct {
+	name    string // for reports: "go build"
+	bot     string
+	path    string
+	args    []string
+	env     []string
+	view    []string // read-only at their own paths (toolchain, caches)
+	mounts  []sandbox.Mount
+	overlay []sandbox.Overlay
+	// out is what to keep from the work dir (relative), copied into the artefact dir.
+	out string
+}
+
+// buildAt is where a build's work dir appears inside its sandbox.
+const buildAt = "/build"
+
+// run runs a step in a sandbox and, when it succeeds, copies its out folder to dst.
+func (s step) run(o Options, dst string) error {
+	work, err := os.MkdirTemp("", "arena-build-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	for _, d := range []string{"tmp", "out"} {
+		if err := os.Mkdir(filepath.Join(work, d), 0o755); err != nil {
+			return err
+		}
+	}
+	var harvestErr error
+	harvested := false
+	spec := sandbox.Spec{
+		Name: s.name + " " + s.bot, Path: s.path, Args: append([]string{s.path}, s.args...),
+		Env: append([]string{"HOME=" + buildAt + "/tmp", "TMPDIR=" + buildAt + "/tmp"}, s.env...),
+		Dir: buildAt, ReadOnly: s.view, Mounts: s.mounts, Overlays: s.overlay,
+		WorkDir: work, WorkAt: buildAt, Limits: o.Limits, Network: o.Network, Strict: o.Strict,
+	}
+	if spec.WorkAt = buildAt; sandbox.WorkPathInside(spec) != buildAt {
+		// Without a mount namespace the work dir keeps its host path: name that instead.
+		for i, e := range spec.Env {
+			spec.Env[i] = strings.ReplaceAll(e, buildAt, work)
+		}
+		for i, a := range spec.Args {
+			spec.Args[i] = strings.ReplaceAll(a, buildAt, work)
+		}
+		spec.Dir = work
+	}
+	spec.Harvest = func(dir string) {
+		harvested = true
+		harvestErr = copyTree(filepath.Join(dir, s.out), dst)
+	}
+	p, err := sandbox.Start(spec)
+	if err != nil {
+		return &Error{Bot: s.bot, Step: s.name, Reason: err.Error()}
+	}
+	log := newTail(32 << 10)
+	var wg sync.WaitGroup
+	wg.Add(2)
+	for _, r := range []io.Reader{p.Stdout(), p.Stderr()} {
+		go func() { defer wg.Done(); _, _ = io.Copy(log, r) }()
+	}
+	werr := p.Wait()
+	wg.Wait()
+	if werr != nil {
+		_ = os.RemoveAll(dst)
+		return &Error{Bot: s.bot, Step: s.name, Reason: p.Reason().String(), Tail: log.lines(30)}
+	}
+	if !harvested || harvestErr != nil {
+		_ = os.RemoveAll(dst)
+		return &Error{Bot: s.bot, Step: s.name, Reason: fmt.Sprintf("its result could not be collected: %v", harvestErr), Tail: log.lines(30)}
+	}
+	return nil
+}
+
+// copyTree copies the regular files and folders of src (a build's output, written by the
+// sandboxed uid) to dst, owned by the arena, read-only; links and special files are dropped.
+func copyTree(src, dst string) error {
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return err
+	}
+	return filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		switch {
+		case info.IsDir():
+			return os.MkdirAll(target, 0o755)
+		case !info.Mode().IsRegular():
+			return nil
+		}
+		mode := os.FileMode(0o644)
+		if info.Mode()&0o111 != 0 {
+			mode = 0o755
+		}
+		in, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer in.Close()
+		out, err := os.OpenFile(target, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, mode)
+		if err != nil {
+			return err
+		}
+		if _, err := io.Copy(out, in); err != nil {
+			out.Close()
+			return err
+		}
+		return out.Close()
+	})
+}
+
+// cached returns store/art/<key> when it exists; otherwise it builds it with make, at most
+// once at a time per key across arena processes (a file lock), into a temporary folder that is
+// renamed into place only when complete.
+func cached(store, key string, make func(dst string) error) (Artefact, error) {
+	a := Artefact{Key: key, Dir: filepath.Join(store, "art", key)}
+	if _, err := os.Stat(a.Dir); err == nil {
+		return a, nil
+	}
+	unlock, err := lock(filepath.Join(store, "art", key+".lock"))
+	if err != nil {
+		return a, err
+	}
+	defer unlock()
+	if _, err := os.Stat(a.Dir); err == nil {
+		return a, nil
+	}
+	tmp := a.Dir + ".tmp"
+	_ = os.RemoveAll(tmp)
+	if err := make(tmp); err != nil {
+		_ = os.RemoveAll(tmp)
+		return a, err
+	}
+	return a, os.Rename(tmp, a.Dir)
+}
+
+// lock takes an exclusive file lock, freed by the kernel however the process ends.
+func lock(path string) (func(), error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { _ = f.Close() }, nil
+}
+
+// key hashes the parts of a recipe into an artefact key.
+func key(parts ...string) string {
+	h := sha256.New()
+	for _, p := range parts {
+		fmt.Fprintf(h, "%q\n", p)
+	}
+	return hex.EncodeToString(h.Sum(nil))[:32]
+}
+
+// tail keeps the last bytes written to it.
+type tail struct {
+	mu  sync.Mutex
+	max int
+	buf []byte
+}
+
+func newTail(max int) *tail { return &tail{max: max} }
+
+func (t *tail) Write(b []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, b...)
+	if len(t.buf) > 2*t.max {
+		t.buf = append([]byte(nil), t.buf[len(t.buf)-t.max:]...)
+	}
+	return len(b), nil
+}
+
+func (t *tail) lines(n int) []string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	b := t.buf
+	if len(b) > t.max {
+		b = b[len(b)-t.max:]
+	}
+	ls := strings.Split(strings.TrimRight(string(bytes.ToValidUTF8(b, []byte("?"))), "\n"), "\n")
+	if len(ls) > n {
+		ls = ls[len(ls)-n:]
+	}
+	if len(ls) == 1 && ls[0] == "" {
+		return nil
+	}
+	return ls
+}
+
+// tryLock takes the lock only when nobody holds it.
+func tryLock(path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_CREATE|os.O_RDWR, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { _ = f.Close(); _ = os.Remove(path) }, nil
+}

@@ -1,0 +1,59 @@
+package build
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/botarena/arena/arena/submission"
+	"github.com/botarena/arena/sandbox"
+)
+
+func TestMain(m *testing.M) {
+	sandbox.Init()
+	os.Exit(m.Run())
+}
+
+func snapshot(t *testing.T, dir string) submission.Snapshot {
+	t.Helper()
+	store, err := sandbox.FilesDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, err := submission.Parse(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := submission.Take(src, store, submission.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func TestGoHouseBot(t *testing.T) {
+	store, _ := sandbox.FilesDir()
+	a, err := Go(Options{}, "paper", snapshot(t, "../../bots/dynamite/cmd/paper"), store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := os.Stat(filepath.Join(a.Dir, "bot")); err != nil || st.Mode()&0o111 == 0 {
+		t.Fatalf("no executable bot in %s: %v", a.Dir, err)
+	}
+}
+
+func TestGoSubmissionOutsideTheRepo(t *testing.T) {
+	dir := t.TempDir()
+	src := "package main\n\nimport \"github.com/botarena/arena/sdk\"\n\nfunc main() {\n\tsdk.Serve(sdk.Bot{Name: \"rocky\", Dynamite: func() sdk.DynamitePlayer {\n\t\treturn sdk.DynamiteFunc(func(s *sdk.DynamiteState) sdk.DynamiteMove { return sdk.Rock })\n\t}})\n}\n// " + t.Name() + "\n"
+	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	store, _ := sandbox.FilesDir()
+	a, err := Go(Options{}, "rocky", snapshot(t, dir), store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(a.Dir, "bot")); err != nil {
+		t.Fatal(err)
+	}
+}
