@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -126,6 +127,9 @@ func startWith(pl *plan, spec Spec) (*Process, error) {
 		return nil, fmt.Errorf("%w %s: %s", ErrStart, spec.Name, pl.report.Layers[1].Detail)
 	}
 	l := spec.Limits.withDefaults()
+	if !pl.mountns {
+		spec = hostPaths(spec)
+	}
 	if rt, err := pythonFor(spec); err != nil {
 		return nil, fmt.Errorf("%w %s: %v", ErrStart, spec.Name, err)
 	} else if rt != nil {
@@ -564,3 +568,38 @@ func (p *Process) HostUID() int {
 // UIDRange is the range [lo, hi) of host uids the sandbox hands out: after every match has
 // ended, no process on the machine should run with one of them.
 func UIDRange() (lo, hi int) { return uidBase, uidBase + 2*uidSlots }
+
+// hostPaths rewrites a spec for a sandbox without a mount namespace, where Mounts cannot put
+// anything at a path of its own: each mount's inside path in Path, Args, Dir and Env becomes
+// its host path, which the process then reads (Landlock still limits it to those).
+func hostPaths(spec Spec) Spec {
+	if len(spec.Mounts) == 0 {
+		return spec
+	}
+	swap := func(v string) string {
+		for _, m := range spec.Mounts {
+			at := strings.TrimSuffix(filepath.Clean(m.At), "/")
+			if v == at || strings.HasPrefix(v, at+"/") || strings.HasPrefix(v, at+":") {
+				return m.Host + v[len(at):]
+			}
+		}
+		return v
+	}
+	spec.Path, spec.Dir = swap(spec.Path), swap(spec.Dir)
+	spec.Args = append([]string(nil), spec.Args...)
+	for i, a := range spec.Args {
+		spec.Args[i] = swap(a)
+	}
+	spec.Env = append([]string(nil), spec.Env...)
+	for i, e := range spec.Env {
+		if k, v, ok := strings.Cut(e, "="); ok {
+			spec.Env[i] = k + "=" + swap(v)
+		}
+	}
+	spec.ReadOnly = append([]string(nil), spec.ReadOnly...)
+	for _, m := range spec.Mounts {
+		spec.ReadOnly = append(spec.ReadOnly, m.Host)
+	}
+	spec.Mounts = nil
+	return spec
+}

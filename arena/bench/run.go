@@ -30,8 +30,6 @@ type Config struct {
 	Self string
 	// Python is the interpreter for Python bots (default $ARENA_PYTHON or python3).
 	Python string
-	// CacheDir holds built Go bots (default: botspec's).
-	CacheDir string
 	// Log receives one progress line per step (nil: none).
 	Log io.Writer
 }
@@ -91,7 +89,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.Self = self
 	}
 	r := &runner{parts: map[string][]host.Startup{}, cfg: cfg, sz: sizesFor(cfg.Quick), rep: &Report{Quick: cfg.Quick, Machine: machine(cfg.Python)},
-		l: &launcher{root: cfg.Root, res: &botspec.Resolver{Python: cfg.Python, CacheDir: cfg.CacheDir}}}
+		l: &launcher{root: cfg.Root, res: &botspec.Resolver{Python: cfg.Python}}}
 	steps := []struct {
 		name string
 		fn   func(context.Context) error

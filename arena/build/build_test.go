@@ -33,7 +33,7 @@ func snapshot(t *testing.T, dir string) submission.Snapshot {
 
 func TestGoHouseBot(t *testing.T) {
 	store, _ := sandbox.FilesDir()
-	a, err := Go(Options{}, "paper", snapshot(t, "../../bots/dynamite/cmd/paper"), store)
+	a, err := Go(Options{}, GoBot{Name: "paper", Snap: snapshot(t, "../../bots/dynamite/cmd/paper")}, store)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func TestGoSubmissionOutsideTheRepo(t *testing.T) {
 		t.Fatal(err)
 	}
 	store, _ := sandbox.FilesDir()
-	a, err := Go(Options{}, "rocky", snapshot(t, dir), store)
+	a, err := Go(Options{}, GoBot{Name: "rocky", Snap: snapshot(t, dir)}, store)
 	if err != nil {
 		t.Fatal(err)
 	}

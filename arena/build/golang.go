@@ -37,12 +37,12 @@ if [ ! -f go.mod ]; then
   cp /kit/go.sum go.sum
 fi
 go mod edit -replace ` + Module + `=/kit
-name=$(go list -f '{{.Name}}' .)
+name=$(go list -f '{{.Name}}' "./$ARENA_GO_PKG")
 if [ "$name" != main ]; then
   echo "the Go package in this folder is package $name, not package main: give the directory of the bot's command (for example bots/dynamite/cmd/paper)" >&2
   exit 2
 fi
-exec go build -trimpath -o /build/out/bot .
+exec go build -trimpath -o /build/out/bot "./$ARENA_GO_PKG"
 `
 
 // Toolchain is the host's Go installation: its root, module cache and version, asked once
@@ -294,14 +294,25 @@ func pruneCaches(dir, keep string) {
 	}
 }
 
-// Go builds the Go package of snap into store/art/<key>/bot.
-func Go(o Options, bot string, snap submission.Snapshot, store string) (Artefact, error) {
+// GoBot is a Go submission to build.
+type GoBot struct {
+	Name string
+	Snap submission.Snapshot
+	// Pkg is the package to build, relative to the snapshot: "." or a folder below.
+	Pkg string
+	// Near is where the submission came from: the arena's module is looked for above it too.
+	Near string
+}
+
+// Go builds a Go bot into store/art/<key>/bot.
+func Go(o Options, b GoBot, store string) (Artefact, error) {
 	o = o.WithDefaults()
+	bot, snap, pkg := b.Name, b.Snap, b.Pkg
 	tc, err := HostGo()
 	if err != nil {
 		return Artefact{}, err
 	}
-	root, err := FindModule()
+	root, err := FindModule(b.Near)
 	if err != nil {
 		return Artefact{}, err
 	}
@@ -309,7 +320,10 @@ func Go(o Options, bot string, snap submission.Snapshot, store string) (Artefact
 	if err != nil {
 		return Artefact{}, err
 	}
-	k := key(recipeGo, snap.Hash, kit.Hash, tc.Version, fmt.Sprint(o.CGO), fmt.Sprint(o.Network))
+	if pkg == "" {
+		pkg = "."
+	}
+	k := key(recipeGo, snap.Hash, pkg, kit.Hash, tc.Version, fmt.Sprint(o.CGO), fmt.Sprint(o.Network))
 	return cached(store, k, func(dst string) error {
 		cache, err := warmCache(o, tc, kit)
 		if err != nil {
@@ -317,7 +331,7 @@ func Go(o Options, bot string, snap submission.Snapshot, store string) (Artefact
 		}
 		s := step{
 			name: "go build", bot: bot, path: "/bin/sh", args: []string{"-c", goScript},
-			env: goEnv(tc, o.CGO, o.Network), view: goView(tc),
+			env: append(goEnv(tc, o.CGO, o.Network), "ARENA_GO_PKG="+pkg), view: goView(tc),
 			mounts: []sandbox.Mount{{Host: snap.Dir, At: "/src"}, {Host: kit.Dir, At: "/kit"}},
 			out:    "out",
 		}

@@ -6,8 +6,8 @@ package compat_test
 import (
 	"context"
 	"fmt"
+	"github.com/botarena/arena/arena/internal/testenv"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -32,8 +32,8 @@ var (
 )
 
 func TestMain(m *testing.M) {
-	if out, err := exec.Command("python3", "-c", "import grpc, arena_sdk").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "compat: the Python SDK is not installed (pip install ./sdk/python): %v\n%s", err, out)
+	if err := testenv.CheckPython("grpc, arena_sdk"); err != nil {
+		fmt.Fprintf(os.Stderr, "compat: %v\n", err)
 		os.Exit(1)
 	}
 	src, err := filepath.Abs(filepath.Join(root, "sdk/python/src"))
@@ -45,7 +45,6 @@ func TestMain(m *testing.M) {
 	if err != nil {
 		panic(err)
 	}
-	resolver.CacheDir = dir
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

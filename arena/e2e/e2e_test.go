@@ -3,8 +3,8 @@ package e2e_test
 import (
 	"context"
 	"fmt"
+	"github.com/botarena/arena/arena/internal/testenv"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -26,15 +26,14 @@ const root = "../.."
 var resolver = &botspec.Resolver{}
 
 func TestMain(m *testing.M) {
-	if out, err := exec.Command("python3", "-c", "import arena_sdk").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "e2e: the Python SDK is not installed (pip install ./sdk/python): %v\n%s", err, out)
+	if err := testenv.CheckPython("arena_sdk"); err != nil {
+		fmt.Fprintf(os.Stderr, "e2e: %v\n", err)
 		os.Exit(1)
 	}
 	dir, err := os.MkdirTemp("", "arena-e2e-cache-")
 	if err != nil {
 		panic(err)
 	}
-	resolver.CacheDir = dir
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)

@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/botarena/arena/arena/internal/testenv"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -28,8 +28,8 @@ var resolver = &botspec.Resolver{}
 
 func TestMain(m *testing.M) {
 	sandbox.Init()
-	if out, err := exec.Command("python3", "-c", "import arena_sdk").CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "hostile: the Python SDK is not installed (pip install ./sdk/python): %v\n%s", err, out)
+	if err := testenv.CheckPython("arena_sdk"); err != nil {
+		fmt.Fprintf(os.Stderr, "hostile: %v\n", err)
 		os.Exit(1)
 	}
 	// A secret in the host's temp dir, where bots' work dirs live too.
@@ -59,7 +59,10 @@ type outcome struct {
 func play(t *testing.T, hostile string, deadline time.Duration, limits sandbox.Limits, rounds string) outcome {
 	t.Helper()
 	ctx := context.Background()
-	bots := []string{filepath.Join(root, hostile), filepath.Join(root, house)}
+	if !filepath.IsAbs(hostile) {
+		hostile = filepath.Join(root, hostile)
+	}
+	bots := []string{hostile, filepath.Join(root, house)}
 	procs, err := players.Launch(ctx, resolver, bots, host.Options{StartTimeout: 30 * time.Second, Limits: limits})
 	if err != nil {
 		t.Fatal(err)
@@ -208,6 +211,9 @@ func TestHostileHandshakes(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			arg := filepath.Join(root, "bots/hostile", name)
+			if _, err := resolver.Prepare(arg); err != nil { // the build is not what is timed
+				t.Fatal(err)
+			}
 			t0 := time.Now()
 			procs, err := players.Launch(context.Background(), resolver, []string{arg},
 				host.Options{StartTimeout: 5 * time.Second, Limits: sandbox.Limits{OutputBytes: 1 << 20}})
@@ -227,11 +233,15 @@ func TestHostileHandshakes(t *testing.T) {
 	}
 }
 
-// assertNoSandboxOf checks that no process runs the given bot binary any more.
+// assertNoSandboxOf checks that no process runs the given bot's binary any more.
 func assertNoSandboxOf(t *testing.T, arg string) {
 	t.Helper()
-	base := filepath.Base(arg)
-	proctable.WaitGone(t, base, func() []string {
+	p, err := resolver.Prepare(arg)
+	if err != nil || len(p.Command.Mounts) == 0 {
+		t.Fatalf("prepare %s: %v", arg, err)
+	}
+	art := p.Command.Mounts[0].Host + "/"
+	proctable.WaitGone(t, arg, func() []string {
 		var left []string
 		ents, _ := os.ReadDir("/proc")
 		for _, e := range ents {
@@ -239,7 +249,7 @@ func assertNoSandboxOf(t *testing.T, arg string) {
 				continue
 			}
 			exe, _ := os.Readlink("/proc/" + e.Name() + "/exe")
-			if strings.HasPrefix(filepath.Base(exe), base+"-") {
+			if strings.HasPrefix(exe, art) {
 				left = append(left, e.Name()+" "+exe)
 			}
 		}

@@ -53,8 +53,8 @@ type Source struct {
 	Kind Kind
 	// Root is the file or folder the snapshot copies.
 	Root string
-	// Entry is the file to run, relative to Root's snapshot ("bot.py", "strategy.py", the
-	// program); empty for a Go package, which is built.
+	// Entry is what runs, relative to Root's snapshot: the file ("bot.py", "strategy.py", the
+	// program), or the Go package to build ("." or "cmd/bot").
 	Entry string
 	// Class is the ClassName of a "file.py:ClassName" argument.
 	Class    string
@@ -101,27 +101,28 @@ func (s Source) folder(path string) (Source, error) {
 			return Source{}, err
 		}
 		s.Manifest = &m
-		target := filepath.Join(dir, m.Command)
+		command := m.Command
+		if i := strings.LastIndex(command, ".py:"); i >= 0 {
+			command, s.Class = command[:i+3], command[i+4:]
+		}
+		target := filepath.Join(dir, command)
 		st, err := os.Stat(target)
 		switch {
 		case err != nil:
 			return Source{}, fmt.Errorf("%w %s: \"command\" %q does not exist in %s", ErrManifest, filepath.Join(dir, ManifestName), m.Command, dir)
 		case st.IsDir() && hasGo(target):
-			if target != dir {
-				return Source{}, fmt.Errorf("%w %s: a Go bot's \"command\" is \".\" (the package in the folder itself), not %q", ErrManifest, filepath.Join(dir, ManifestName), m.Command)
-			}
-			s.Kind = Go
+			s.Kind, s.Entry = Go, filepath.Clean(command)
 		case strings.HasSuffix(target, ".py"):
-			s.Kind, s.Entry = Python, filepath.Clean(m.Command)
+			s.Kind, s.Entry = Python, filepath.Clean(command)
 		case !st.IsDir() && st.Mode()&0o111 != 0:
-			s.Kind, s.Entry = Exec, filepath.Clean(m.Command)
+			s.Kind, s.Entry = Exec, filepath.Clean(command)
 		default:
 			return Source{}, fmt.Errorf("%w %s: \"command\" %q is not a .py file, a Go package or an executable (chmod +x it if it is a program)", ErrManifest, filepath.Join(dir, ManifestName), m.Command)
 		}
 	case exists(filepath.Join(dir, "bot.py")):
 		s.Kind, s.Entry = Python, "bot.py"
 	case hasGo(dir):
-		s.Kind = Go
+		s.Kind, s.Entry = Go, "."
 	default:
 		return Source{}, fmt.Errorf("%w %q: a folder is a bot when it holds %s, bot.py or a Go package (none found there)", ErrUnknownKind, path, ManifestName)
 	}

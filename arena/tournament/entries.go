@@ -1,12 +1,13 @@
 package tournament
 
 import (
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/botarena/arena/arena/submission"
 )
 
 // Entry is one submitted bot.
@@ -18,16 +19,8 @@ type Entry struct {
 	Language string `json:"language,omitempty"`
 }
 
-// Manifest is the bot.json of a submitted folder.
-type Manifest struct {
-	Name     string `json:"name"`
-	Author   string `json:"author"`
-	Language string `json:"language"`
-	Command  string `json:"command"`
-}
-
 // ManifestName is the manifest file in a submitted bot's folder.
-const ManifestName = "bot.json"
+const ManifestName = submission.ManifestName
 
 // FromArgs turns command line bot arguments into entries; an argument that is a folder of
 // submissions (no .go files, no bot.py, no bot.json of its own) is expanded with Folder.
@@ -78,11 +71,8 @@ func Folder(dir string) (entries []Entry, skipped []string, err error) {
 				}
 				entries = append(entries, e)
 			case isBotDir(p):
-				spec := p
-				if !hasGo(p) {
-					spec = filepath.Join(p, "bot.py")
-				}
-				entries = append(entries, Entry{Name: de.Name(), Spec: spec, Language: languageOf(spec)})
+				// The whole folder is the submission (helper modules beside bot.py).
+				entries = append(entries, Entry{Name: de.Name(), Spec: p, Language: languageOf(p)})
 			default:
 				skipped = append(skipped, p+" (folder with no bot.json, .go files or bot.py)")
 			}
@@ -105,34 +95,14 @@ func Folder(dir string) (entries []Entry, skipped []string, err error) {
 }
 
 func fromManifest(dir string) (Entry, error) {
-	path := filepath.Join(dir, ManifestName)
-	b, err := os.ReadFile(path)
+	m, err := submission.ReadManifest(dir)
 	if err != nil {
-		return Entry{}, fmt.Errorf("bot manifest %s: %w", path, err)
-	}
-	var m Manifest
-	dec := json.NewDecoder(strings.NewReader(string(b)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&m); err != nil {
-		return Entry{}, fmt.Errorf("bot manifest %s: %w (fields: name, author, language, command)", path, err)
-	}
-	if m.Command == "" {
-		return Entry{}, fmt.Errorf("bot manifest %s: \"command\" is missing (a .py file, a Go package directory or an executable, relative to %s)", path, dir)
-	}
-	if filepath.IsAbs(m.Command) || strings.HasPrefix(filepath.Clean(m.Command), "..") {
-		return Entry{}, fmt.Errorf("bot manifest %s: \"command\" %q must stay inside %s", path, m.Command, dir)
-	}
-	if m.Name == "" {
-		m.Name = filepath.Base(dir)
-	}
-	spec := filepath.Join(dir, m.Command)
-	if m.Command == "." {
-		spec = dir
+		return Entry{}, err
 	}
 	if m.Language == "" {
-		m.Language = languageOf(spec)
+		m.Language = languageOf(filepath.Join(dir, m.Command))
 	}
-	return Entry{Name: m.Name, Spec: spec, Author: m.Author, Language: m.Language}, nil
+	return Entry{Name: m.Name, Spec: dir, Author: m.Author, Language: m.Language}, nil
 }
 
 // Unique makes entry names unique: bots that share a name are told apart by the folders
@@ -195,14 +165,7 @@ func withParents(e Entry, depth int) string {
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
-func hasGo(dir string) bool {
-	m, _ := filepath.Glob(filepath.Join(dir, "*.go"))
-	return len(m) > 0
-}
-
-func isBotDir(dir string) bool {
-	return hasGo(dir) || exists(filepath.Join(dir, "bot.py")) || exists(filepath.Join(dir, ManifestName))
-}
+func isBotDir(dir string) bool { return submission.IsBotFolder(dir) }
 
 // nameOf names a bot after its path: the file without .py, or the last folder.
 func nameOf(spec string) string {
@@ -218,11 +181,14 @@ func nameOf(spec string) string {
 }
 
 func languageOf(spec string) string {
+	if src, err := submission.Parse(spec); err == nil {
+		if src.Kind == submission.Exec {
+			return "exec"
+		}
+		return string(src.Kind)
+	}
 	if strings.Contains(spec, ".py") {
 		return "python"
-	}
-	if st, err := os.Stat(spec); err == nil && st.IsDir() {
-		return "go"
 	}
 	return "exec"
 }

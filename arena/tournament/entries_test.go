@@ -31,10 +31,11 @@ func TestFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []Entry{
-		{Name: "alice", Spec: filepath.Join(dir, "alice/main.py:Bot"), Author: "A", Language: "python"},
+		// A bot folder is the submission, all of it (helper modules beside the bot).
+		{Name: "alice", Spec: filepath.Join(dir, "alice"), Author: "A", Language: "python"},
 		{Name: "bob", Spec: filepath.Join(dir, "bob.py"), Language: "python"},
 		{Name: "carol", Spec: filepath.Join(dir, "carol"), Language: "go"},
-		{Name: "dave", Spec: filepath.Join(dir, "dave/bot.py"), Language: "python"},
+		{Name: "dave", Spec: filepath.Join(dir, "dave"), Language: "python"},
 		{Name: "erin", Spec: filepath.Join(dir, "erin"), Language: "exec"},
 	}
 	if len(es) != len(want) {

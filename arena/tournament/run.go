@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/botarena/arena/arena/botspec"
+	"github.com/botarena/arena/arena/build"
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/match"
@@ -145,17 +146,23 @@ func Run(ctx context.Context, st *store.Store, id int64, opt Options) (Summary, 
 	if opt.Jobs <= 0 {
 		opt.Jobs = runtime.NumCPU()
 	}
-	// Resolve (and build) every bot before the first match, so a typo fails at once.
+	// Resolve (snapshot and build) every bot before the first match, so a typo fails at once;
+	// a bot whose build fails is charged in each of its matches instead.
 	cmds := make([]host.Command, len(cfg.Entries))
+	broken := make([]error, len(cfg.Entries))
 	var errs []error
 	for i, e := range cfg.Entries {
-		c, err := opt.Resolver.Command(e.Spec)
+		p, err := opt.Resolver.Prepare(e.Spec)
+		if errors.Is(err, build.ErrBuild) {
+			broken[i] = err
+			continue
+		}
 		if err != nil {
 			errs = append(errs, fmt.Errorf("bot %s: %w", e.Name, err))
 			continue
 		}
-		c.Name = e.Name
-		cmds[i] = c
+		p.Command.Name = e.Name
+		cmds[i] = p.Command
 	}
 	if err := errors.Join(errs...); err != nil {
 		return Summary{}, err
@@ -211,7 +218,7 @@ func Run(ctx context.Context, st *store.Store, id int64, opt Options) (Summary, 
 			defer pl.close()
 			for m := range work {
 				emit(MatchStarted, m, "", nil)
-				summary, err := playOne(cctx, st, id, spec, cfg, cmds, m, opt, pl)
+				summary, err := playOne(cctx, st, id, spec, cfg, cmds, broken, m, opt, pl)
 				switch {
 				case err == nil:
 					emit(MatchDone, m, summary, nil)
@@ -306,7 +313,7 @@ func (p *pool) close() {
 }
 
 // playOne gets processes for one match from the pool, plays it and records it.
-func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg Config, cmds []host.Command, m store.Match, opt Options, pl *pool) (string, error) {
+func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg Config, cmds []host.Command, broken []error, m store.Match, opt Options, pl *pool) (string, error) {
 	gcfg := game.Config{Seed: m.Seed, Params: cfg.Params}
 	names := make([]string, len(m.Players))
 	for i, b := range m.Players {
@@ -320,6 +327,10 @@ func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			if broken[b] != nil {
+				ps[i] = deadPlayer{name: names[i], why: broken[b].Error(), built: true}
+				return
+			}
 			hopt := opt.Host
 			hopt.StartTimeout, hopt.WorkRoot = cfg.StartTimeout, opt.WorkRoot
 			p, err := pl.get(ctx, b, cmds[b], hopt)
@@ -378,12 +389,20 @@ func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg
 	return res.Outcome.Summary, nil
 }
 
-// deadPlayer stands in for a bot that could not be started.
-type deadPlayer struct{ name, why string }
+// deadPlayer stands in for a bot that could not be built or started.
+type deadPlayer struct {
+	name, why string
+	built     bool // why is a build failure, which says so itself
+}
 
 func (d deadPlayer) Label() string { return d.name }
 func (d deadPlayer) Alive() bool   { return false }
-func (d deadPlayer) Why() string   { return "could not start: " + d.why }
+func (d deadPlayer) Why() string {
+	if d.built {
+		return d.why
+	}
+	return "could not start: " + d.why
+}
 func (d deadPlayer) Tail(int) []string {
 	return nil
 }

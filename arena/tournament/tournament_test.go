@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/botarena/arena/arena/internal/testenv"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -51,12 +52,11 @@ func TestMain(m *testing.M) {
 		fmt.Fprintf(os.Stderr, "building arena: %v\n%s", err, b)
 		os.Exit(1)
 	}
-	resolver.CacheDir = filepath.Join(dir, "bots")
-	if err := exec.Command("python3", "-c", "import arena_sdk").Run(); err == nil {
-		pythonBot = filepath.Join(root, "examples/python/dynamite/bot.py")
-	} else {
-		fmt.Fprintln(os.Stderr, "note: python3 cannot import arena_sdk (pip install ./sdk/python); tournaments run with Go bots only")
+	if err := testenv.CheckPython("arena_sdk"); err != nil {
+		fmt.Fprintln(os.Stderr, "tournament:", err)
+		os.Exit(1)
 	}
+	pythonBot = filepath.Join(root, "examples/python/dynamite/bot.py")
 	code := m.Run()
 	os.RemoveAll(dir)
 	os.Exit(code)
