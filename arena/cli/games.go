@@ -21,7 +21,7 @@ func newGames() *cobra.Command {
 				s, _ := game.Lookup(name)
 				fmt.Fprintf(w, "%s\t%s players\t%s\n", s.Name, playerRange(s), s.Summary)
 				for _, p := range s.Params {
-					fmt.Fprintf(w, "\t  --%s\t%s (default %s)\n", p.Name, p.Help, p.Default)
+					fmt.Fprintf(w, "\t  --%s\t%s (default %s)\n", ParamFlag(p.Name), p.Help, p.Default)
 				}
 			}
 			return w.Flush()
@@ -39,14 +39,22 @@ func playerRange(s game.Spec) string {
 	return fmt.Sprintf("%d-%d", s.MinPlayers, s.MaxPlayers)
 }
 
-// paramFlags declares one string flag per parameter name of any game; only flags the user
-// set are passed on, and the engine rejects names its game does not have.
-func paramFlags(cmd *cobra.Command) func() map[string]string {
+// ParamFlag is the flag spelling of a game parameter: kebab case like every other flag
+// (start_money -> --start-money).
+func ParamFlag(param string) string { return strings.ReplaceAll(param, "_", "-") }
+
+// paramFlags declares one string flag per parameter name of any game, in kebab case, with the
+// parameter's snake_case spelling kept as a hidden, deprecated alias; only flags the user set are
+// passed on (under the parameter's own name), and the engine checks the names and ranges.
+func paramFlags(cmd *cobra.Command) func() (map[string]string, error) {
+	type param struct{ flag, alias string }
+	var params []param
 	seen := map[string]bool{}
 	for _, name := range game.Names() {
 		s, _ := game.Lookup(name)
 		for _, p := range s.Params {
-			if seen[p.Name] || cmd.Flags().Lookup(p.Name) != nil {
+			flag := ParamFlag(p.Name)
+			if seen[p.Name] || cmd.Flags().Lookup(flag) != nil {
 				continue
 			}
 			seen[p.Name] = true
@@ -59,16 +67,37 @@ func paramFlags(cmd *cobra.Command) func() map[string]string {
 					}
 				}
 			}
-			cmd.Flags().String(p.Name, "", fmt.Sprintf("game parameter (%s); see arena games", strings.Join(games, ", ")))
+			cmd.Flags().String(flag, "", fmt.Sprintf("game parameter (%s); see arena games", strings.Join(games, ", ")))
+			pr := param{flag: flag}
+			if flag != p.Name {
+				pr.alias = p.Name
+				cmd.Flags().String(p.Name, "", "deprecated spelling of --"+flag)
+				_ = cmd.Flags().MarkHidden(p.Name)
+			}
+			params = append(params, pr)
 		}
 	}
-	return func() map[string]string {
+	return func() (map[string]string, error) {
 		out := map[string]string{}
-		for name := range seen {
-			if f := cmd.Flags().Lookup(name); f != nil && f.Changed {
+		for _, p := range params {
+			name := p.flag
+			if p.alias != "" {
+				name = p.alias
+			}
+			if f := cmd.Flags().Lookup(p.flag); f.Changed {
 				out[name] = f.Value.String()
 			}
+			if p.alias == "" {
+				continue
+			}
+			if a := cmd.Flags().Lookup(p.alias); a.Changed {
+				fmt.Fprintf(cmd.ErrOrStderr(), "arena: --%s is deprecated, write --%s\n", p.alias, p.flag)
+				if v, both := out[name]; both && v != a.Value.String() {
+					return nil, fmt.Errorf("%w: --%s %s and --%s %s disagree: give only --%s", ErrUsage, p.flag, v, p.alias, a.Value.String(), p.flag)
+				}
+				out[name] = a.Value.String()
+			}
 		}
-		return out
+		return out, nil
 	}
 }

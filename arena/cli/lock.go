@@ -18,7 +18,9 @@ var ErrStoreBusy = errors.New("store in use")
 func lockStore(path string) (release func(), err error) {
 	f, err := os.OpenFile(path+".lock", os.O_CREATE|os.O_RDWR, 0o644)
 	if err != nil {
-		return nil, fmt.Errorf("cannot lock store %s: %w", path, err)
+		return nil, fmt.Errorf("cannot lock store %s (its run lock %s.lock cannot be created: %w): a tournament writes "+
+			"the store and its folder; give a --store in a writable folder (arena store backup copies one there), "+
+			"arena show reads it where it is", path, path, err)
 	}
 	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
 		b, _ := os.ReadFile(path + ".lock")

@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -38,9 +39,8 @@ func newPlay() *cobra.Command {
 	}
 	params := paramFlags(cmd)
 	applyLimits := sandboxFlags(cmd)
-	cmd.Flags().Uint64Var(&seed, "seed", 0, "match seed (0: random, printed so the match can be re-run)")
-	cmd.Flags().DurationVar(&deadline, "deadline", time.Second, "time a bot has for each move")
-	cmd.Flags().DurationVar(&startTimeout, "start-timeout", host.DefaultStartTimeout, "time a bot has to start and handshake")
+	rangeVar(cmd.Flags(), &seed, "seed", 0, 0, math.MaxUint64, "match seed (0: random, printed so the match can be re-run)")
+	timeFlags(cmd.Flags(), &deadline, &startTimeout)
 	cmd.Flags().StringVar(&replayPath, "replay", "", "write the match record to this file (replay it with 'arena replay FILE')")
 	cmd.Flags().StringVar(&matchID, "match-id", "", "match id sent to the bots (default: generated)")
 	cmd.Flags().BoolVar(&measure, "measure-moves", true, "measure each bot's CPU time and memory around every move (into the result and the replay)")
@@ -50,7 +50,11 @@ func newPlay() *cobra.Command {
 			return fmt.Errorf("%w: %v", ErrUsage, err)
 		}
 		bots := args[1:]
-		cfg := game.Config{Seed: seed, Params: params()}
+		gameParams, err := params()
+		if err != nil {
+			return err
+		}
+		cfg := game.Config{Seed: seed, Params: gameParams}
 		if cfg.Seed == 0 {
 			cfg.Seed = uint64(time.Now().UnixNano())
 		}

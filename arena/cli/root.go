@@ -43,6 +43,8 @@ func NewRoot(stdout, stderr io.Writer) *cobra.Command {
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	// A flag that does not parse (or is out of its range, see rangeVar) is a usage error.
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return fmt.Errorf("%w: %v", ErrUsage, err) })
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.AddCommand(newPlay(), newGames(), newReplay())

@@ -47,10 +47,9 @@ func newShow() *cobra.Command {
 		ctx := cmd.Context()
 		out := cmd.OutOrStdout()
 		path := args[0]
-		if _, err := os.Stat(path); err != nil {
-			return fmt.Errorf("store %s: %w", path, err)
-		}
-		st, err := store.Open(path)
+		// Read-only: show never writes (nor migrates) a store, so it also reads one in a
+		// read-only folder or on a read-only mount, and one another arena is writing.
+		st, err := store.OpenReadOnly(path)
 		if err != nil {
 			return err
 		}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -18,7 +19,6 @@ import (
 
 	"github.com/botarena/arena/arena/botspec"
 	"github.com/botarena/arena/arena/game"
-	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
 )
@@ -52,12 +52,11 @@ func newTournament() *cobra.Command {
 	f.StringVar(&storePath, "store", "arena.db", "SQLite store file")
 	f.StringVar(&name, "name", "", "tournament name (default: <game>-<date>-<time>)")
 	f.StringVar(&resume, "resume", "", "resume the tournament with this name or id from --store")
-	f.Uint64Var(&seed, "seed", 0, "tournament seed; every match seed derives from it (0: random, printed)")
-	f.IntVar(&reps, "reps", 1, "repetitions of the whole schedule")
-	f.IntVar(&jobs, "jobs", runtime.NumCPU(), "matches played at once")
-	f.IntVar(&table, "table", 0, "bots per table in multi-player games (0: all bots at one table)")
-	f.DurationVar(&deadline, "deadline", time.Second, "time a bot has for each move")
-	f.DurationVar(&startTimeout, "start-timeout", host.DefaultStartTimeout, "time a bot has to start and handshake")
+	rangeVar(f, &seed, "seed", 0, 0, math.MaxUint64, "tournament seed; every match seed derives from it (0: random, printed)")
+	rangeVar(f, &reps, "reps", 1, 1, tournament.MaxMatches, "repetitions of the whole schedule")
+	rangeVar(f, &jobs, "jobs", runtime.NumCPU(), 1, maxJobs(), "matches played at once")
+	rangeVar(f, &table, "table", 0, 0, 100_000, "bots per table in multi-player games (0: all bots at one table)")
+	timeFlags(f, &deadline, &startTimeout)
 	f.BoolVar(&fresh, "fresh", false, "start fresh bot processes for every match instead of reusing each worker's processes")
 	f.BoolVar(&plain, "plain", false, "plain progress lines even on a terminal")
 	f.BoolVar(&measure, "measure-moves", false, "measure each bot's CPU time and memory around every move (into timings and replays)")
@@ -67,17 +66,24 @@ func newTournament() *cobra.Command {
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		ctx := cmd.Context()
 		out := cmd.OutOrStdout()
-		if jobs < 1 {
-			return fmt.Errorf("%w: --jobs must be at least 1", ErrUsage)
-		}
 		// Check the command line before touching the store, so a typo leaves no trace there.
 		if resume == "" && len(args) >= 2 {
-			if _, err := game.Lookup(args[0]); err != nil {
+			spec, err := game.Lookup(args[0])
+			if err != nil {
 				return fmt.Errorf("%w: %v", ErrUsage, err)
 			}
 			entries, _, err := tournament.FromArgs(args[1:])
 			if err != nil {
 				return err
+			}
+			// Game parameters, player counts and the schedule's size (from the counts alone),
+			// before the schedule is built or the store is touched.
+			ps, err := params()
+			if err != nil {
+				return err
+			}
+			if err := tournament.Check(spec, tournament.Config{Params: ps, Reps: reps, Table: table, Entries: entries}); err != nil {
+				return fmt.Errorf("%w: %v", ErrUsage, err)
 			}
 			var errs []error
 			for _, e := range entries {
@@ -134,7 +140,11 @@ func newTournament() *cobra.Command {
 			if name == "" {
 				name = fmt.Sprintf("%s-%s", spec.Name, time.Now().Format("20060102-150405"))
 			}
-			cfg := tournament.Config{Game: spec.Name, Params: params(), Seed: seed, Reps: reps, Table: table,
+			ps, err := params()
+			if err != nil {
+				return err
+			}
+			cfg := tournament.Config{Game: spec.Name, Params: ps, Seed: seed, Reps: reps, Table: table,
 				Deadline: deadline, StartTimeout: startTimeout, Entries: entries}
 			if c, ok := cfg.Params["clock"]; ok {
 				secs, err := strconv.ParseFloat(c, 64)

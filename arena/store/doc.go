@@ -8,6 +8,12 @@
 // power loss) therefore leaves every match either done with all its data or still pending, and
 // a resumed run plays exactly the pending ones.
 //
-// Safety: Open refuses a file that is not an SQLite database, or an SQLite database that this
-// program did not create (checked with PRAGMA application_id), and never writes to it.
+// Safety: before anything is written, Open looks at an existing file read-only: the SQLite
+// header, PRAGMA application_id (arena's mark), PRAGMA user_version (a schema this arena knows)
+// and PRAGMA quick_check. A file failing any of them is refused and never written, with an error
+// naming the file and the fix. A store of an older schema version is migrated in one transaction
+// (version 1 to 2 adds bots.content_hash); a kill during it leaves the store as it was.
+// OpenReadOnly reads a store without writing or migrating it, also in a read-only folder or on a
+// read-only mount; Backup copies a live store consistently (VACUUM INTO) and never overwrites.
+// Every error from a query names the file and, from SQLite's result code, what to do.
 package store

@@ -9,34 +9,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
-	"os"
 	"strconv"
 	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // the pure Go SQLite driver, registered as "sqlite"
 )
-
-// Errors, wrapped with the file name and what to do.
-var (
-	// ErrNotDatabase means the file is not an SQLite database (or it is damaged).
-	ErrNotDatabase = errors.New("not an arena store")
-	// ErrForeign means the file is an SQLite database that arena did not create.
-	ErrForeign = errors.New("foreign SQLite database")
-	// ErrNewer means the store was written by a newer arena.
-	ErrNewer = errors.New("store written by a newer arena")
-	// ErrNotFound means no tournament or match matched.
-	ErrNotFound = errors.New("not found")
-	// ErrAlreadyDone means a match was already recorded as finished.
-	ErrAlreadyDone = errors.New("match already recorded as finished")
-)
-
-// applicationID marks arena stores in the SQLite header ("Arna").
-const applicationID = 0x41726e61
-
-// schemaVersion is stored in PRAGMA user_version.
-const schemaVersion = 1
 
 // Match statuses.
 const (
@@ -46,6 +24,7 @@ const (
 	StatusError = "error"
 )
 
+// schema is the current schema, created in one transaction in a new store.
 const schema = `
 CREATE TABLE IF NOT EXISTS tournaments (
 	id      INTEGER PRIMARY KEY,
@@ -62,6 +41,7 @@ CREATE TABLE IF NOT EXISTS bots (
 	spec     TEXT NOT NULL,
 	author   TEXT NOT NULL DEFAULT '',
 	language TEXT NOT NULL DEFAULT '',
+	content_hash TEXT NOT NULL DEFAULT '',
 	PRIMARY KEY (tournament_id, idx)
 );
 CREATE TABLE IF NOT EXISTS matches (
@@ -110,119 +90,6 @@ CREATE TABLE IF NOT EXISTS replays (
 );
 `
 
-// Store is an open arena database. It is safe for concurrent use.
-type Store struct {
-	db   *sql.DB
-	Path string
-}
-
-// Open opens or creates the store at path. It refuses, without writing anything, a file that is
-// not an SQLite database or a database arena did not create.
-func Open(path string) (*Store, error) {
-	if err := check(path); err != nil {
-		return nil, err
-	}
-	db, err := sql.Open("sqlite", dsn(path, false))
-	if err != nil {
-		return nil, fmt.Errorf("store %s: %w", path, err)
-	}
-	// One connection: SQLite serialises writers anyway, and this keeps every transaction
-	// free of SQLITE_BUSY within one process.
-	db.SetMaxOpenConns(1)
-	s := &Store{db: db, Path: path}
-	if err := s.init(); err != nil {
-		db.Close()
-		return nil, err
-	}
-	return s, nil
-}
-
-func dsn(path string, readOnly bool) string {
-	q := url.Values{}
-	q.Add("_pragma", "busy_timeout(10000)")
-	if readOnly {
-		q.Add("mode", "ro")
-	} else {
-		q.Add("_pragma", "journal_mode(WAL)")
-		q.Add("_pragma", "synchronous(FULL)")
-		q.Add("_pragma", "foreign_keys(1)")
-	}
-	return "file:" + (&url.URL{Path: path}).EscapedPath() + "?" + q.Encode()
-}
-
-// check looks at an existing file read-only before anything may write to it.
-func check(path string) error {
-	st, err := os.Stat(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil
-	}
-	if err != nil {
-		return fmt.Errorf("store %s: %w", path, err)
-	}
-	if st.IsDir() {
-		return fmt.Errorf("%w: %s is a directory; give a file path with --store", ErrNotDatabase, path)
-	}
-	if st.Size() == 0 {
-		return nil // an empty file is a fresh database to SQLite; nothing to lose
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return fmt.Errorf("store %s: %w", path, err)
-	}
-	head := make([]byte, 16)
-	_, err = io.ReadFull(f, head)
-	f.Close()
-	if err != nil || !bytes.Equal(head, []byte("SQLite format 3\x00")) {
-		return fmt.Errorf("%w: %s is not an SQLite database (damaged, or some other file); it was left untouched: "+
-			"move it away or give another path with --store", ErrNotDatabase, path)
-	}
-	db, err := sql.Open("sqlite", dsn(path, true))
-	if err != nil {
-		return fmt.Errorf("store %s: %w", path, err)
-	}
-	defer db.Close()
-	var app, ver, tables int
-	err = db.QueryRow("PRAGMA application_id").Scan(&app)
-	if err == nil {
-		err = db.QueryRow("PRAGMA user_version").Scan(&ver)
-	}
-	if err == nil {
-		err = db.QueryRow("SELECT count(*) FROM sqlite_master").Scan(&tables)
-	}
-	if err != nil {
-		return fmt.Errorf("%w: %s cannot be read as an SQLite database (%v); it was left untouched: "+
-			"restore it from a backup, or give another path with --store", ErrNotDatabase, path, err)
-	}
-	switch {
-	case app == applicationID && ver > schemaVersion:
-		return fmt.Errorf("%w: %s has schema version %d, this arena knows %d; use a newer arena", ErrNewer, path, ver, schemaVersion)
-	case app != applicationID && tables > 0:
-		return fmt.Errorf("%w: %s is an SQLite database that arena did not create (application_id %#x); "+
-			"it was left untouched: give another path with --store", ErrForeign, path, app)
-	}
-	return nil
-}
-
-func (s *Store) init() error {
-	tx, err := s.db.Begin()
-	if err != nil {
-		return fmt.Errorf("store %s: %w", s.Path, err)
-	}
-	defer tx.Rollback()
-	stmts := []string{schema,
-		fmt.Sprintf("PRAGMA application_id = %d", applicationID),
-		fmt.Sprintf("PRAGMA user_version = %d", schemaVersion)}
-	for _, q := range stmts {
-		if _, err := tx.Exec(q); err != nil {
-			return fmt.Errorf("store %s: creating schema: %w", s.Path, err)
-		}
-	}
-	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store %s: %w", s.Path, err)
-	}
-	return nil
-}
-
 // Close closes the database.
 func (s *Store) Close() error { return s.db.Close() }
 
@@ -243,6 +110,8 @@ type Bot struct {
 	Spec     string `json:"spec"`
 	Author   string `json:"author,omitempty"`
 	Language string `json:"language,omitempty"`
+	// Hash is the content hash of the submission that ran ("" in stores of schema version 1).
+	Hash string `json:"content_hash,omitempty"`
 }
 
 // Match is one scheduled match.
@@ -296,12 +165,12 @@ type Finish struct {
 func (s *Store) CreateTournament(ctx context.Context, t Tournament, bots []Bot, matches []Match) (int64, error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return 0, err
+		return 0, s.wrap(err, "creating tournament")
 	}
 	defer tx.Rollback()
 	var n int
 	if err := tx.QueryRow("SELECT count(*) FROM tournaments WHERE name = ?", t.Name).Scan(&n); err != nil {
-		return 0, err
+		return 0, s.wrap(err, "creating tournament")
 	}
 	if n > 0 {
 		return 0, fmt.Errorf("a tournament named %q is already in %s: resume it with --resume %s, or pick another --name", t.Name, s.Path, t.Name)
@@ -309,37 +178,40 @@ func (s *Store) CreateTournament(ctx context.Context, t Tournament, bots []Bot, 
 	res, err := tx.Exec("INSERT INTO tournaments(name, game, config, created, status) VALUES(?,?,?,?,?)",
 		t.Name, t.Game, string(t.Config), time.Now().UTC().Format(time.RFC3339Nano), "running")
 	if err != nil {
-		return 0, err
+		return 0, s.wrap(err, "creating tournament")
 	}
 	id, err := res.LastInsertId()
 	if err != nil {
-		return 0, err
+		return 0, s.wrap(err, "creating tournament")
 	}
 	for _, b := range bots {
-		if _, err := tx.Exec("INSERT INTO bots(tournament_id, idx, name, spec, author, language) VALUES(?,?,?,?,?,?)",
-			id, b.Idx, b.Name, b.Spec, b.Author, b.Language); err != nil {
-			return 0, err
+		if _, err := tx.Exec("INSERT INTO bots(tournament_id, idx, name, spec, author, language, content_hash) VALUES(?,?,?,?,?,?,?)",
+			id, b.Idx, b.Name, b.Spec, b.Author, b.Language, b.Hash); err != nil {
+			return 0, s.wrap(err, "creating tournament")
 		}
 	}
 	ins, err := tx.Prepare("INSERT INTO matches(tournament_id, idx, match_id, rep, seed, players, note, status) VALUES(?,?,?,?,?,?,?,?)")
 	if err != nil {
-		return 0, err
+		return 0, s.wrap(err, "creating tournament")
 	}
 	defer ins.Close()
 	for _, m := range matches {
 		p, _ := json.Marshal(m.Players)
 		if _, err := ins.Exec(id, m.Idx, m.MatchID, m.Rep, int64(m.Seed), string(p), m.Note, StatusPending); err != nil {
-			return 0, err
+			return 0, s.wrap(err, "creating tournament")
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return 0, fmt.Errorf("store %s: %w", s.Path, err)
+		return 0, s.wrap(err, "creating tournament")
 	}
 	return id, nil
 }
 
 // FindTournament finds a tournament by id or name; an empty ref means the latest one.
 func (s *Store) FindTournament(ctx context.Context, ref string) (Tournament, error) {
+	if s.version == 0 {
+		return Tournament{}, fmt.Errorf("%w: %s holds no tournament", ErrNotFound, s.Path)
+	}
 	q := "SELECT id, name, game, config, created, status FROM tournaments "
 	var row *sql.Row
 	if ref == "" {
@@ -356,7 +228,7 @@ func (s *Store) FindTournament(ctx context.Context, ref string) (Tournament, err
 		}
 		return t, fmt.Errorf("%w: no tournament %q in %s (arena show %s lists them)", ErrNotFound, ref, s.Path, s.Path)
 	}
-	return t, err
+	return t, s.wrap(err, "finding tournament")
 }
 
 type scanner interface{ Scan(...any) error }
@@ -374,44 +246,51 @@ func scanTournament(r scanner) (Tournament, error) {
 
 // Tournaments lists all tournaments, oldest first.
 func (s *Store) Tournaments(ctx context.Context) ([]Tournament, error) {
+	if s.version == 0 {
+		return nil, nil // an empty file opened read-only: no tables yet
+	}
 	rows, err := s.db.QueryContext(ctx, "SELECT id, name, game, config, created, status FROM tournaments ORDER BY id")
 	if err != nil {
-		return nil, err
+		return nil, s.wrap(err, "listing tournaments")
 	}
 	defer rows.Close()
 	var out []Tournament
 	for rows.Next() {
 		t, err := scanTournament(rows)
 		if err != nil {
-			return nil, err
+			return nil, s.wrap(err, "listing tournaments")
 		}
 		out = append(out, t)
 	}
-	return out, rows.Err()
+	return out, s.wrap(rows.Err(), "listing tournaments")
 }
 
 // SetStatus sets a tournament's status ("running", "finished", "interrupted").
 func (s *Store) SetStatus(ctx context.Context, id int64, status string) error {
 	_, err := s.db.ExecContext(ctx, "UPDATE tournaments SET status = ? WHERE id = ?", status, id)
-	return err
+	return s.wrap(err, "setting status")
 }
 
 // Bots lists a tournament's bots by index.
 func (s *Store) Bots(ctx context.Context, id int64) ([]Bot, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT idx, name, spec, author, language FROM bots WHERE tournament_id = ? ORDER BY idx", id)
+	hash := "content_hash"
+	if s.version < 2 { // a store of schema version 1, opened read-only and not migrated
+		hash = "''"
+	}
+	rows, err := s.db.QueryContext(ctx, "SELECT idx, name, spec, author, language, "+hash+" FROM bots WHERE tournament_id = ? ORDER BY idx", id)
 	if err != nil {
-		return nil, err
+		return nil, s.wrap(err, "reading bots")
 	}
 	defer rows.Close()
 	var out []Bot
 	for rows.Next() {
 		var b Bot
-		if err := rows.Scan(&b.Idx, &b.Name, &b.Spec, &b.Author, &b.Language); err != nil {
-			return nil, err
+		if err := rows.Scan(&b.Idx, &b.Name, &b.Spec, &b.Author, &b.Language, &b.Hash); err != nil {
+			return nil, s.wrap(err, "reading bots")
 		}
 		out = append(out, b)
 	}
-	return out, rows.Err()
+	return out, s.wrap(rows.Err(), "reading bots")
 }
 
 const matchCols = "idx, match_id, rep, seed, players, note, status, result, error, attempts, finished, duration_ns"
@@ -441,18 +320,18 @@ func scanMatch(r scanner) (Match, error) {
 func (s *Store) Matches(ctx context.Context, id int64) ([]Match, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT "+matchCols+" FROM matches WHERE tournament_id = ? ORDER BY idx", id)
 	if err != nil {
-		return nil, err
+		return nil, s.wrap(err, "reading matches")
 	}
 	defer rows.Close()
 	var out []Match
 	for rows.Next() {
 		m, err := scanMatch(rows)
 		if err != nil {
-			return nil, err
+			return nil, s.wrap(err, "reading matches")
 		}
 		out = append(out, m)
 	}
-	return out, rows.Err()
+	return out, s.wrap(rows.Err(), "reading matches")
 }
 
 // Match finds one match by its index or its match id.
@@ -466,7 +345,7 @@ func (s *Store) Match(ctx context.Context, id int64, ref string) (Match, error) 
 	if errors.Is(err, sql.ErrNoRows) {
 		return m, fmt.Errorf("%w: no match %q in tournament %d", ErrNotFound, ref, id)
 	}
-	return m, err
+	return m, s.wrap(err, "reading match")
 }
 
 // FinishMatch records a finished match with everything it produced, in one transaction. It
@@ -475,21 +354,21 @@ func (s *Store) FinishMatch(ctx context.Context, id int64, idx int, f Finish) er
 	var gz bytes.Buffer
 	zw := gzip.NewWriter(&gz)
 	if _, err := zw.Write(f.Replay); err != nil {
-		return err
+		return s.wrap(err, "recording match")
 	}
 	if err := zw.Close(); err != nil {
-		return err
+		return s.wrap(err, "recording match")
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return err
+		return s.wrap(err, "recording match")
 	}
 	defer tx.Rollback()
 	res, err := tx.Exec("UPDATE matches SET status = ?, result = ?, error = '', attempts = attempts + 1, finished = ?, duration_ns = ? "+
 		"WHERE tournament_id = ? AND idx = ? AND status != ?",
 		StatusDone, string(f.Result), time.Now().UTC().Format(time.RFC3339Nano), int64(f.Duration), id, idx, StatusDone)
 	if err != nil {
-		return fmt.Errorf("store %s: match %d: %w", s.Path, idx, err)
+		return s.wrap(err, fmt.Sprintf("recording match %d", idx))
 	}
 	if n, _ := res.RowsAffected(); n != 1 {
 		return fmt.Errorf("%w: tournament %d match %d", ErrAlreadyDone, id, idx)
@@ -497,20 +376,20 @@ func (s *Store) FinishMatch(ctx context.Context, id int64, idx int, f Finish) er
 	for _, ft := range f.Faults {
 		if _, err := tx.Exec("INSERT INTO faults(tournament_id, match_idx, bot_idx, seat, place, kind, detail, penalty) VALUES(?,?,?,?,?,?,?,?)",
 			id, idx, ft.BotIdx, ft.Seat, ft.Where, ft.Kind, ft.Detail, ft.Penalty); err != nil {
-			return err
+			return s.wrap(err, "recording match")
 		}
 	}
 	for _, t := range f.Timings {
 		if _, err := tx.Exec("INSERT INTO timings(tournament_id, match_idx, seat, bot_idx, moves, total_ns, max_ns) VALUES(?,?,?,?,?,?,?)",
 			id, idx, t.Seat, t.BotIdx, t.Moves, int64(t.Total), int64(t.Max)); err != nil {
-			return err
+			return s.wrap(err, "recording match")
 		}
 	}
 	if _, err := tx.Exec("INSERT INTO replays(tournament_id, match_idx, gz) VALUES(?,?,?)", id, idx, gz.Bytes()); err != nil {
-		return err
+		return s.wrap(err, "recording match")
 	}
 	if err := tx.Commit(); err != nil {
-		return fmt.Errorf("store %s: match %d: %w", s.Path, idx, err)
+		return s.wrap(err, fmt.Sprintf("recording match %d", idx))
 	}
 	return nil
 }
@@ -520,7 +399,7 @@ func (s *Store) FinishMatch(ctx context.Context, id int64, idx int, f Finish) er
 func (s *Store) FailMatch(ctx context.Context, id int64, idx int, msg string) error {
 	_, err := s.db.ExecContext(ctx, "UPDATE matches SET status = ?, error = ?, attempts = attempts + 1 WHERE tournament_id = ? AND idx = ? AND status != ?",
 		StatusError, msg, id, idx, StatusDone)
-	return err
+	return s.wrap(err, "recording failed match")
 }
 
 // Replay returns a finished match's replay JSON.
@@ -531,13 +410,16 @@ func (s *Store) Replay(ctx context.Context, id int64, idx int) ([]byte, error) {
 		return nil, fmt.Errorf("%w: no replay for match %d", ErrNotFound, idx)
 	}
 	if err != nil {
-		return nil, err
+		return nil, s.wrap(err, "reading replay")
 	}
 	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err != nil {
-		return nil, fmt.Errorf("replay of match %d: %w", idx, err)
+	if err == nil {
+		var b []byte
+		if b, err = io.ReadAll(zr); err == nil {
+			return b, nil
+		}
 	}
-	return io.ReadAll(zr)
+	return nil, fmt.Errorf("%w: %s: the replay of match %d cannot be read (%v); %s", ErrDamaged, s.Path, idx, err, fixDamaged)
 }
 
 // Faults lists a tournament's faults; botIdx < 0 means every bot.
@@ -550,18 +432,18 @@ func (s *Store) Faults(ctx context.Context, id int64, botIdx int) ([]Fault, erro
 	}
 	rows, err := s.db.QueryContext(ctx, q+" ORDER BY match_idx, rowid", args...)
 	if err != nil {
-		return nil, err
+		return nil, s.wrap(err, "reading faults")
 	}
 	defer rows.Close()
 	var out []Fault
 	for rows.Next() {
 		var f Fault
 		if err := rows.Scan(&f.MatchIdx, &f.BotIdx, &f.Seat, &f.Where, &f.Kind, &f.Detail, &f.Penalty); err != nil {
-			return nil, err
+			return nil, s.wrap(err, "reading faults")
 		}
 		out = append(out, f)
 	}
-	return out, rows.Err()
+	return out, s.wrap(rows.Err(), "reading faults")
 }
 
 // BotTiming is a bot's move times summed over a tournament.
@@ -576,18 +458,18 @@ type BotTiming struct {
 func (s *Store) Timings(ctx context.Context, id int64) (map[int]BotTiming, error) {
 	rows, err := s.db.QueryContext(ctx, "SELECT bot_idx, sum(moves), sum(total_ns), max(max_ns) FROM timings WHERE tournament_id = ? GROUP BY bot_idx", id)
 	if err != nil {
-		return nil, err
+		return nil, s.wrap(err, "reading timings")
 	}
 	defer rows.Close()
 	out := map[int]BotTiming{}
 	for rows.Next() {
 		var t BotTiming
 		if err := rows.Scan(&t.BotIdx, &t.Moves, &t.Total, &t.Max); err != nil {
-			return nil, err
+			return nil, s.wrap(err, "reading timings")
 		}
 		out[t.BotIdx] = t
 	}
-	return out, rows.Err()
+	return out, s.wrap(rows.Err(), "reading timings")
 }
 
 // IsNotFound reports whether err is a lookup miss.

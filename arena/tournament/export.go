@@ -17,10 +17,22 @@ import (
 func (s *Standings) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "%s: %s, %d/%d matches done, ratings: %s\n\n", s.Tournament, s.Game, s.Done, s.Total, s.Method)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "rank\tbot\trating\t±\tmatches\twins\tdraws\tlosses\tscore\tfaults\tmean move\t")
+	hashes := false // older stores, and bots given without a snapshot, have no content hash
 	for _, r := range s.Rows {
-		fmt.Fprintf(tw, "%d\t%s\t%.1f\t%.1f\t%d\t%d\t%d\t%d\t%s\t%d\t%v\t\n", r.Rank, r.Bot, r.Rating, r.RatingErr,
+		hashes = hashes || r.Hash != ""
+	}
+	head := "rank\tbot\trating\t±\tmatches\twins\tdraws\tlosses\tscore\tfaults\tmean move\t"
+	if hashes {
+		head += "hash\t"
+	}
+	fmt.Fprintln(tw, head)
+	for _, r := range s.Rows {
+		fmt.Fprintf(tw, "%d\t%s\t%.1f\t%.1f\t%d\t%d\t%d\t%d\t%s\t%d\t%v\t", r.Rank, r.Bot, r.Rating, r.RatingErr,
 			r.Matches, r.Wins, r.Draws, r.Losses, shortNum(r.Score), r.Faults, durationUs(r.MeanMoveUs).Round(time.Microsecond))
+		if hashes {
+			fmt.Fprintf(tw, "%s\t", ShortHash(r.Hash))
+		}
+		fmt.Fprintln(tw)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -29,6 +41,21 @@ func (s *Standings) WriteTable(w io.Writer) error {
 		fmt.Fprintf(w, "\nnotes:\n  %s\n", strings.Join(s.Notes, "\n  "))
 	}
 	return nil
+}
+
+// ShortHash is the short form of a content hash shown in tables: the first 12 characters of the
+// digest, without an "algorithm:" prefix ("-" for none). Exports keep the whole hash.
+func ShortHash(h string) string {
+	if i := strings.LastIndexByte(h, ':'); i >= 0 {
+		h = h[i+1:]
+	}
+	switch {
+	case h == "":
+		return "-"
+	case len(h) > 12:
+		return h[:12]
+	}
+	return h
 }
 
 func num(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
@@ -50,11 +77,11 @@ func (s *Standings) WriteJSON(path string) error {
 func (s *Standings) WriteCSV(path string) (matchesPath string, err error) {
 	var sb strings.Builder
 	cw := csv.NewWriter(&sb)
-	cw.Write([]string{"rank", "bot", "author", "language", "rating", "rating_err", "ordinal", "matches", "wins", "draws", "losses", "score", "faults", "mean_move_us", "max_move_us"})
+	cw.Write([]string{"rank", "bot", "author", "language", "rating", "rating_err", "ordinal", "matches", "wins", "draws", "losses", "score", "faults", "mean_move_us", "max_move_us", "content_hash"})
 	for _, r := range s.Rows {
 		cw.Write([]string{strconv.Itoa(r.Rank), r.Bot, r.Author, r.Language, fmt.Sprintf("%.2f", r.Rating), fmt.Sprintf("%.2f", r.RatingErr),
 			fmt.Sprintf("%.2f", r.Ordinal), strconv.Itoa(r.Matches), strconv.Itoa(r.Wins), strconv.Itoa(r.Draws), strconv.Itoa(r.Losses),
-			num(r.Score), strconv.Itoa(r.Faults), fmt.Sprintf("%.1f", r.MeanMoveUs), fmt.Sprintf("%.1f", r.MaxMoveUs)})
+			num(r.Score), strconv.Itoa(r.Faults), fmt.Sprintf("%.1f", r.MeanMoveUs), fmt.Sprintf("%.1f", r.MaxMoveUs), r.Hash})
 	}
 	cw.Flush()
 	if err := writeFile(path, []byte(sb.String())); err != nil {

@@ -27,19 +27,7 @@ func Create(ctx context.Context, st *store.Store, name string, cfg Config) (int6
 		return 0, err
 	}
 	cfg.Entries = Unique(cfg.Entries)
-	// Check parameters and player counts before anything is written.
-	probe := game.Config{Seed: 1, Params: cfg.Params}
-	size := 2
-	if !TwoPlayer(spec) {
-		size = cfg.Table
-		if size <= 0 || size > len(cfg.Entries) {
-			size = len(cfg.Entries)
-		}
-	}
-	for i := 0; i < size; i++ {
-		probe.Players = append(probe.Players, game.Player{Name: fmt.Sprint("p", i)})
-	}
-	if _, err := spec.NewEngine(probe); err != nil {
+	if err := Check(spec, cfg); err != nil {
 		return 0, err
 	}
 	matches, err := Schedule(spec, cfg)
@@ -208,7 +196,8 @@ func Run(ctx context.Context, st *store.Store, id int64, opt Options) (Summary, 
 	cctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	var wg sync.WaitGroup
-	for w := 0; w < opt.Jobs; w++ {
+	// Never more workers than matches to play: each one holds its own bot processes.
+	for w := 0; w < min(opt.Jobs, len(pending)); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

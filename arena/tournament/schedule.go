@@ -3,6 +3,7 @@ package tournament
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"sort"
@@ -42,16 +43,80 @@ func MatchSeed(tournamentSeed uint64, matchID string) uint64 {
 // TwoPlayer reports whether the game is played as a round robin of pairs.
 func TwoPlayer(spec game.Spec) bool { return spec.MaxPlayers == 2 }
 
-// Schedule lists every match of the tournament in the order they are played.
-func Schedule(spec game.Spec, cfg Config) ([]store.Match, error) {
+// MaxMatches bounds a tournament's schedule. The whole schedule is built in memory and written
+// in one transaction when the tournament is created (about 150 bytes a match in memory), so it is
+// checked, from the counts alone, before anything is allocated.
+const MaxMatches = 1_000_000
+
+// ErrTooLarge means the schedule would exceed MaxMatches.
+var ErrTooLarge = errors.New("schedule too large")
+
+// ScheduleSize is the number of matches Schedule would make, computed without building them;
+// it fails when the schedule is empty or exceeds MaxMatches.
+func ScheduleSize(spec game.Spec, cfg Config) (int, error) {
 	n := len(cfg.Entries)
 	if cfg.Reps < 1 {
-		return nil, fmt.Errorf("--reps must be at least 1, got %d", cfg.Reps)
+		return 0, fmt.Errorf("--reps must be at least 1, got %d", cfg.Reps)
 	}
 	if n < 2 {
-		return nil, fmt.Errorf("a tournament needs at least 2 bots, got %d", n)
+		return 0, fmt.Errorf("a tournament needs at least 2 bots, got %d", n)
 	}
-	var out []store.Match
+	perRep := uint64(n) * uint64(n-1) // round robin, both seatings
+	what := fmt.Sprintf("%d bots play %d matches per repetition (every pair twice)", n, perRep)
+	if !TwoPlayer(spec) {
+		m := tableSize(spec, cfg)
+		if m < spec.MinPlayers {
+			return 0, fmt.Errorf("%s needs at least %d players at a table; --table %d with %d bots is too few", spec.Name, spec.MinPlayers, m, n)
+		}
+		perRep = uint64((n + m - 1) / m)
+		what = fmt.Sprintf("%d bots at tables of up to %d make %d matches per repetition", n, m, perRep)
+	}
+	total := perRep * uint64(cfg.Reps)
+	if total > MaxMatches || total/uint64(cfg.Reps) != perRep {
+		return 0, fmt.Errorf("%w: %s; --reps %d makes %d, more than the %d a tournament may hold: lower --reps (at most %d here) or split the tournament",
+			ErrTooLarge, what, cfg.Reps, total, MaxMatches, MaxMatches/perRep)
+	}
+	return int(total), nil
+}
+
+// Check tells, before anything is allocated or written, whether a tournament can be created:
+// the game's parameters and player counts (by building one engine) and the schedule's size.
+func Check(spec game.Spec, cfg Config) error {
+	if _, err := ScheduleSize(spec, cfg); err != nil {
+		return err
+	}
+	probe := game.Config{Seed: 1, Params: cfg.Params}
+	size := 2
+	if !TwoPlayer(spec) {
+		size = tableSize(spec, cfg)
+	}
+	for i := 0; i < size; i++ {
+		probe.Players = append(probe.Players, game.Player{Name: fmt.Sprint("p", i)})
+	}
+	_, err := spec.NewEngine(probe)
+	return err
+}
+
+func tableSize(spec game.Spec, cfg Config) int {
+	n := len(cfg.Entries)
+	m := cfg.Table
+	if m <= 0 || m > n {
+		m = n
+	}
+	if spec.MaxPlayers > 0 && m > spec.MaxPlayers {
+		m = spec.MaxPlayers
+	}
+	return m
+}
+
+// Schedule lists every match of the tournament in the order they are played.
+func Schedule(spec game.Spec, cfg Config) ([]store.Match, error) {
+	size, err := ScheduleSize(spec, cfg)
+	if err != nil {
+		return nil, err
+	}
+	n := len(cfg.Entries)
+	out := make([]store.Match, 0, size)
 	add := func(rep int, players []int, id, note string) {
 		out = append(out, store.Match{Idx: len(out), MatchID: id, Rep: rep, Seed: MatchSeed(cfg.Seed, id), Players: players, Note: note})
 	}
@@ -66,16 +131,7 @@ func Schedule(spec game.Spec, cfg Config) ([]store.Match, error) {
 		}
 		return out, nil
 	}
-	m := cfg.Table
-	if m <= 0 || m > n {
-		m = n
-	}
-	if spec.MaxPlayers > 0 && m > spec.MaxPlayers {
-		m = spec.MaxPlayers
-	}
-	if m < spec.MinPlayers {
-		return nil, fmt.Errorf("%s needs at least %d players at a table; --table %d with %d bots is too few", spec.Name, spec.MinPlayers, m, n)
-	}
+	m := tableSize(spec, cfg)
 	for rep := 0; rep < cfg.Reps; rep++ {
 		rng := rand.New(rand.NewPCG(cfg.Seed, uint64(rep)+1))
 		tables, clashes := Deal(rng, cfg.Entries, m)

@@ -15,15 +15,17 @@ import (
 
 // Row is one bot's line in the standings.
 type Row struct {
-	Rank     int     `json:"rank"`
-	Bot      string  `json:"bot"`
-	Author   string  `json:"author,omitempty"`
-	Language string  `json:"language,omitempty"`
-	Matches  int     `json:"matches"`
-	Wins     int     `json:"wins"`
-	Draws    int     `json:"draws"`
-	Losses   int     `json:"losses"`
-	Score    float64 `json:"score"`
+	Rank     int    `json:"rank"`
+	Bot      string `json:"bot"`
+	Author   string `json:"author,omitempty"`
+	Language string `json:"language,omitempty"`
+	// Hash is the content hash of the submission that ran (empty in older stores).
+	Hash    string  `json:"content_hash,omitempty"`
+	Matches int     `json:"matches"`
+	Wins    int     `json:"wins"`
+	Draws   int     `json:"draws"`
+	Losses  int     `json:"losses"`
+	Score   float64 `json:"score"`
 	// Rating and RatingErr: Elo-scale Bradley-Terry (two-player) or OpenSkill mu and sigma.
 	Rating    float64 `json:"rating"`
 	RatingErr float64 `json:"rating_err"`
@@ -99,11 +101,18 @@ func Compute(ctx context.Context, st *store.Store, id int64) (*Standings, error)
 	if err != nil {
 		return nil, err
 	}
+	stored, err := st.Bots(ctx, id)
+	if err != nil {
+		return nil, err
+	}
 	n := len(cfg.Entries)
 	s := &Standings{Tournament: t.Name, ID: t.ID, Game: t.Game, Status: t.Status, Seed: cfg.Seed, Total: len(ms)}
 	rows := make([]Row, n)
 	for i, e := range cfg.Entries {
 		rows[i] = Row{Bot: e.Name, Author: e.Author, Language: e.Language, botIdx: i}
+		if i < len(stored) && stored[i].Idx == i {
+			rows[i].Hash = stored[i].Hash
+		}
 		if tm, ok := timings[i]; ok && tm.Moves > 0 {
 			rows[i].MeanMoveUs = float64(tm.Total.Microseconds()) / float64(tm.Moves)
 			rows[i].MaxMoveUs = float64(tm.Max.Microseconds())

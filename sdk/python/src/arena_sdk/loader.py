@@ -146,12 +146,18 @@ class NativeDetector(Detector):
             # A class that another candidate subclasses is a helper base, not the bot.
             leaves = [c for c in candidates if not any(o is not c and issubclass(o, c) for o in candidates)]
             if len(leaves) > 1:
-                names = ", ".join(sorted(c.__name__ for c in leaves))
-                raise LoadError(
-                    f"{bot.path.name} defines several {game} bots ({names}); name the one to play "
-                    f"as {bot.path.name}:{sorted(c.__name__ for c in leaves)[0]}")
+                raise several_bots(bot.path.name, game, candidates)
             found.extend(_entry(game, c) for c in leaves)
         return found
+
+
+def several_bots(file: str, game: str, candidates: Sequence[type]) -> LoadError:
+    """The error for a file with more than one bot class of a game: it names every candidate,
+    base classes that other candidates subclass included (such a base may be the one that plays),
+    and how to pick each."""
+    names = sorted({c.__name__ for c in candidates})
+    picks = ", ".join(f"{file}:{n}" for n in names)
+    return LoadError(f"{file} defines several {game} bots ({', '.join(names)}); name the one to play: {picks}")
 
 
 def _entry(game: str, cls: type) -> Entry:

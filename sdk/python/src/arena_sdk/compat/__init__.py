@@ -47,22 +47,23 @@ def style_of(source: str) -> str | None:
     return None
 
 
-def _own_leaves(module: ModuleType, base: type, class_name: str | None) -> list[type]:
+def _own(module: ModuleType, base: type, class_name: str | None) -> list[type]:
+    """The bot classes (subclasses of base) defined in the bot's own file, or the named one."""
     if class_name is not None:
         cls = getattr(module, class_name, None)
         return [cls] if isinstance(cls, type) and issubclass(cls, base) and cls is not base else []
-    own = [o for n, o in vars(module).items()
-           if isinstance(o, type) and getattr(o, "__module__", None) == module.__name__
-           and issubclass(o, base) and o is not base and not n.startswith("_")]
-    return [c for c in own if not any(o is not c and issubclass(o, c) for o in own)]
+    return [o for n, o in vars(module).items()
+            if isinstance(o, type) and getattr(o, "__module__", None) == module.__name__
+            and issubclass(o, base) and o is not base and not n.startswith("_")]
 
 
-def _one(bot: BotFile, game: str, classes: list[type]) -> type | None:
-    if len(classes) > 1:
-        names = sorted(c.__name__ for c in classes)
-        raise LoadError(f"{bot.path.name} defines several {game} bots ({', '.join(names)}); name the one "
-                        f"to play as {bot.path.name}:{names[0]}")
-    return classes[0] if classes else None
+def _one(bot: BotFile, game: str, candidates: list[type]) -> type | None:
+    """The one class to play: a class another candidate subclasses is taken as a helper base when
+    a single leaf remains; several leaves are an error that lists every candidate."""
+    leaves = [c for c in candidates if not any(o is not c and issubclass(o, c) for o in candidates)]
+    if len(leaves) > 1:
+        raise loader.several_bots(bot.path.name, game, candidates)
+    return leaves[0] if leaves else None
 
 
 class SeedDetector(Detector):
@@ -134,7 +135,7 @@ class SeedDetector(Detector):
 
         from arena_sdk.compat import finger
 
-        cls = _one(bot, "finger", _own_leaves(module, GenericPlayer, bot.class_name))
+        cls = _one(bot, "finger", _own(module, GenericPlayer, bot.class_name))
         if cls is None:
             return ()
         name = finger.instance_name(module, cls)
@@ -145,7 +146,7 @@ class SeedDetector(Detector):
 
         from arena_sdk.compat import bidding
 
-        cls = _one(bot, "bidding", _own_leaves(module, BidBot, bot.class_name))
+        cls = _one(bot, "bidding", _own(module, BidBot, bot.class_name))
         main = bidding._own_function(module, "main")
         if cls is None and (main is None or "connect" not in bot.source):
             return ()
@@ -158,7 +159,7 @@ class SeedDetector(Detector):
 
         from arena_sdk.compat import realtv
 
-        cls = _one(bot, "realtv", _own_leaves(module, Player, bot.class_name))
+        cls = _one(bot, "realtv", _own(module, Player, bot.class_name))
         if cls is None:
             return ()
         return [Entry(game="realtv", name=cls.__name__, make=lambda: realtv.PlayerBot(cls), style="seed-realtv")]

@@ -34,13 +34,12 @@ def _has_make_move(cls: type) -> bool:
 
 
 def candidates(module: ModuleType) -> tuple[Callable[..., Any] | None, list[type]]:
-    """The module's own make_move function (or None) and its own classes with make_move."""
+    """The module's own make_move function (or None) and all its own classes with make_move
+    (helper bases included: the caller picks the leaf, and an error lists them all)."""
     fn = vars(module).get("make_move")
     if not (callable(fn) and not isinstance(fn, type) and getattr(fn, "__module__", None) == module.__name__):
         fn = None
     classes = [o for n, o in vars(module).items()
                if isinstance(o, type) and getattr(o, "__module__", None) == module.__name__
                and not n.startswith("_") and _has_make_move(o)]
-    # A class another candidate subclasses is a helper base, not the bot.
-    leaves = [c for c in classes if not any(o is not c and issubclass(o, c) for o in classes)]
-    return fn, leaves
+    return fn, classes

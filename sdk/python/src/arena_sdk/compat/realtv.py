@@ -45,7 +45,7 @@ class PlayerBot(realtv.Bot):
 
         c = Context()
         c.islandIndex = ctx.island_index
-        c.game = GameContext(ctx.game.total_bots, ctx.game.total_humans, ctx.game.phase_index)
+        c.game = GameContext(phaseIndex=ctx.game.phase_index, totalBots=ctx.game.total_bots, totalHumans=ctx.game.total_humans)
         c.activePlayers = convert(ctx.active_players)
         c.betrayers = convert(ctx.betrayers)
         c.eliminatedPlayers = convert(ctx.eliminated_players)

@@ -3,7 +3,12 @@
 The arena fills the hidden ``_arena`` view before every ``move()`` call.
 """
 
+import logging
+
 from moves import Move
+
+#: The contest's module-level logger; bots log through it (their lines go to the bot's log).
+logger = logging.getLogger("generic_player")
 
 
 class _View:
@@ -59,4 +64,4 @@ class GenericPlayer:
         return str(self.name)
 
 
-__all__ = ["GenericPlayer", "Move"]
+__all__ = ["GenericPlayer", "Move", "logger"]

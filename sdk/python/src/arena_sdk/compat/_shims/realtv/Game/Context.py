@@ -1,4 +1,10 @@
-"""Game.Context: the seed's Context, GameContext and PlayerContext (arena_sdk shim)."""
+"""Game.Context: the seed's Context, GameContext and PlayerContext (arena_sdk shim).
+
+Every public name of the original's module (steemian/realTV, project/Game/Context.py) is here:
+``PlayerContext`` with ``shortDescribe()``, ``longDescribe()`` (and the earlier ``describe()``),
+``GameContext``, ``historyContext`` and ``Context`` with ``describe()``, ``update()`` and
+``registerTies()``. The arena fills them in before every vote.
+"""
 
 
 class PlayerContext:
@@ -9,22 +15,74 @@ class PlayerContext:
         self.score = score                # as of the beginning of the day
         self.previousMoves = previousMoves if previousMoves is not None else []  # [(first, tie)]
 
+    def shortDescribe(self):
+        return "{}-{}_{}".format(self.id, self.strength, self.name)
+
+    def longDescribe(self):
+        return "[{} ({}) S={} [{:.0f} pts]]".format(self.id, self.name, self.strength, self.score)
+
+    def describe(self):
+        return "[{} #{} STR={}]".format(self.name, self.id, self.strength)
+
     def __repr__(self):
         return f"PlayerContext({self.id}, {self.name}, strength={self.strength}, score={self.score})"
 
 
 class GameContext:
-    def __init__(self, totalBots=0, totalHumans=0, phaseIndex=0):
+    def __init__(self, phaseIndex=0, totalBots=0, totalHumans=0):
         self.totalBots = totalBots
         self.totalHumans = totalHumans
         self.phaseIndex = phaseIndex
 
 
-class Context:
+class historyContext(object):
     def __init__(self):
-        self.islandIndex = 0
-        self.game = GameContext()
+        self.playerActions = {}
+
+
+def _contexts(players):
+    if isinstance(players, dict):
+        players = players.values()
+    out = {}
+    for p in players:
+        if isinstance(p, PlayerContext):
+            out[p.id] = p
+        else:
+            out[p.id] = PlayerContext(p.id, type(p).__name__, p.strength, getattr(p, "score", 0))
+    return out
+
+
+class Context:
+    def __init__(self, island=None, gameContext=None):
+        self.islandIndex = getattr(island, "islandIndex", 0)
+        self.game = gameContext if gameContext is not None else GameContext()
+        self.history = []
         self.activePlayers = {}
         self.betrayers = {}
         self.eliminatedPlayers = {}
         self.currentTies = {}
+        if island is not None:
+            self.update(island, None)
+
+    def update(self, island, lastTurnHistory):
+        """Refills the players from an island-like object (activePlayers, betrayers and
+        eliminatedPlayers of Player objects); in the arena the host does this."""
+        if lastTurnHistory is not None:
+            self.history.append(lastTurnHistory)
+        self.activePlayers = _contexts(getattr(island, "activePlayers", {}))
+        self.betrayers = _contexts(getattr(island, "betrayers", {}))
+        self.eliminatedPlayers = _contexts(getattr(island, "eliminatedPlayers", {}))
+        self.currentTies = {}
+
+    def registerTies(self, ties):
+        self.currentTies = {pc.id: pc for pc in ties}
+
+    def describe(self):
+        def block(title, players):
+            lines = "\n    ".join(p.longDescribe() for p in players.values())
+            return "  {} ({})\n    {}".format(title, len(players), lines)
+
+        return "CONTEXT ({}/{}/{})\n{}\n{}\n{}".format(
+            len(self.activePlayers), len(self.betrayers), len(self.eliminatedPlayers),
+            block("ACTIVE", self.activePlayers), block("ELIMINATED", self.eliminatedPlayers),
+            block("BETRAYERS", self.betrayers))

@@ -2,6 +2,7 @@
 
 from Game.Const import Const
 from Game.Context import Context, GameContext, PlayerContext
+from Game.Island import Island
 from Game.Player import Player
 
-__all__ = ["Const", "Context", "GameContext", "PlayerContext", "Player"]
+__all__ = ["Const", "Context", "GameContext", "Island", "PlayerContext", "Player"]
