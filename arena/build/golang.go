@@ -253,7 +253,7 @@ func warmCache(o Options, tc Toolchain, kit Kit) (string, error) {
 	wo.Limits.DiskBytes = max(wo.Limits.DiskBytes, 4<<30)
 	s := step{
 		name: "warm the Go cache", bot: "the arena's Go source", path: "/bin/sh",
-		args: []string{"-c", "cd /kit && go build -trimpath ./..."},
+		args: []string{"-c", "cd /kit && go build -mod=readonly -trimpath ./..."},
 		env:  goEnv(tc, o.CGO, false), view: goView(tc),
 		mounts: []sandbox.Mount{{Host: kit.Dir, At: "/kit"}},
 		out:    "gocache",

@@ -17,6 +17,8 @@ type Entry struct {
 	Spec     string `json:"spec"`
 	Author   string `json:"author,omitempty"`
 	Language string `json:"language,omitempty"`
+	// Hash is the content hash of the bot's snapshot, taken when it entered (Create).
+	Hash string `json:"hash,omitempty"`
 }
 
 // ManifestName is the manifest file in a submitted bot's folder.

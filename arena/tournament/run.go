@@ -17,7 +17,9 @@ import (
 	"github.com/botarena/arena/arena/players"
 	"github.com/botarena/arena/arena/replay"
 	"github.com/botarena/arena/arena/store"
+	"github.com/botarena/arena/arena/submission"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"github.com/botarena/arena/sandbox"
 )
 
 // Create schedules a new tournament and writes it, schedule included, to the store.
@@ -34,15 +36,41 @@ func Create(ctx context.Context, st *store.Store, name string, cfg Config) (int6
 	if err != nil {
 		return 0, err
 	}
+	// Each bot's snapshot is taken as it enters: its hash says afterwards what ran.
+	var errs []error
+	for i := range cfg.Entries {
+		h, err := snapshotHash(cfg.Entries[i].Spec)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("bot %s: %w", cfg.Entries[i].Name, err))
+		}
+		cfg.Entries[i].Hash = h
+	}
+	if err := errors.Join(errs...); err != nil {
+		return 0, err
+	}
 	raw, err := json.Marshal(cfg)
 	if err != nil {
 		return 0, err
 	}
 	bots := make([]store.Bot, len(cfg.Entries))
 	for i, e := range cfg.Entries {
-		bots[i] = store.Bot{Idx: i, Name: e.Name, Spec: e.Spec, Author: e.Author, Language: e.Language}
+		bots[i] = store.Bot{Idx: i, Name: e.Name, Spec: e.Spec, Author: e.Author, Language: e.Language, Hash: e.Hash}
 	}
 	return st.CreateTournament(ctx, store.Tournament{Name: name, Game: cfg.Game, Config: raw}, bots, matches)
+}
+
+// snapshotHash takes the snapshot of a bot argument (no build) and returns its content hash.
+func snapshotHash(spec string) (string, error) {
+	src, err := submission.Parse(spec)
+	if err != nil {
+		return "", err
+	}
+	store, err := sandbox.FilesDir()
+	if err != nil {
+		return "", err
+	}
+	snap, err := submission.Take(src, store, submission.Limits{})
+	return snap.Hash, err
 }
 
 // LoadConfig reads a stored tournament's config.
@@ -141,6 +169,12 @@ func Run(ctx context.Context, st *store.Store, id int64, opt Options) (Summary, 
 	var errs []error
 	for i, e := range cfg.Entries {
 		p, err := opt.Resolver.Prepare(e.Spec)
+		if err == nil || errors.Is(err, build.ErrBuild) {
+			if e.Hash != "" && p.Snapshot.Hash != e.Hash {
+				errs = append(errs, fmt.Errorf("bot %s changed since the tournament started (%s: snapshot %.12s, now %.12s): restore its files, or start a new tournament with it", e.Name, e.Spec, e.Hash, p.Snapshot.Hash))
+				continue
+			}
+		}
 		if errors.Is(err, build.ErrBuild) {
 			broken[i] = err
 			continue

@@ -323,3 +323,57 @@ func TestCorruptStore(t *testing.T) {
 		}
 	}
 }
+
+// A Go submission that does not compile is that bot's verdict: the tournament plays every
+// match, the broken bot is charged in each with the compiler's words, and each bot's snapshot
+// hash is recorded.
+func TestBrokenGoSubmissionIsCharged(t *testing.T) {
+	t.Parallel()
+	broken := filepath.Join(t.TempDir(), "broken")
+	if err := os.MkdirAll(broken, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(broken, "main.go"), []byte("package main\n\nfunc main() { this is not Go }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	es := append(houseBots("paper", "scissors"), tournament.Entry{Name: "broken", Spec: broken, Language: "go"})
+	cfg := tournament.Config{Game: "dynamite", Params: shortDynamite, Seed: 3, Reps: 1, Deadline: 2 * time.Second,
+		StartTimeout: 20 * time.Second, Entries: es}
+	db := filepath.Join(t.TempDir(), "t.db")
+	s := runInProcess(t, db, "broken", cfg)
+	if s.Done != 6 {
+		t.Fatalf("%d of %d matches done", s.Done, s.Total)
+	}
+	ctx := context.Background()
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	bots, err := st.Bots(ctx, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bots {
+		if len(b.Hash) != 64 {
+			t.Errorf("bot %s: no content hash recorded (%q)", b.Name, b.Hash)
+		}
+	}
+	faults, err := st.Faults(ctx, 1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(faults) != 4 {
+		t.Fatalf("the broken bot has %d faults, want one in each of its 4 matches: %+v", len(faults), faults)
+	}
+	for _, f := range faults {
+		if !strings.Contains(f.Detail, "build failed") || !strings.Contains(f.Detail, "main.go:3") {
+			t.Errorf("fault without the compiler's words: %s", f.Detail)
+		}
+	}
+	// Its matches went to the opponents; the others played normally.
+	last := s.Rows[len(s.Rows)-1]
+	if last.Bot != "broken" || last.Wins != 0 {
+		t.Errorf("the broken bot is not last with no win: %+v", last)
+	}
+}
