@@ -41,6 +41,9 @@ func newPlay() *cobra.Command {
 	cmd.Flags().Uint64Var(&seed, "seed", 0, "match seed (0: random, printed so the match can be re-run)")
 	cmd.Flags().DurationVar(&deadline, "deadline", time.Second, "time a bot has for each move")
 	cmd.Flags().DurationVar(&startTimeout, "start-timeout", host.DefaultStartTimeout, "time a bot has to start and handshake")
+	var startDeadline, endDeadline time.Duration
+	cmd.Flags().DurationVar(&startDeadline, "start-deadline", match.DefaultStartDeadline, "time a bot has to open its seat (Start), once started")
+	cmd.Flags().DurationVar(&endDeadline, "end-deadline", match.DefaultEndDeadline, "time a bot has to close its seat (End)")
 	cmd.Flags().StringVar(&replayPath, "replay", "", "write the match record to this file (replay it with 'arena replay FILE')")
 	cmd.Flags().StringVar(&matchID, "match-id", "", "match id sent to the bots (default: generated)")
 	cmd.Flags().BoolVar(&measure, "measure-moves", true, "measure each bot's CPU time and memory around every move (into the result and the replay)")
@@ -64,7 +67,7 @@ func newPlay() *cobra.Command {
 		if matchID == "" {
 			matchID = fmt.Sprintf("%s-%d", spec.Name, cfg.Seed)
 		}
-		opt := match.Options{MatchID: matchID, Deadline: deadline, StartTimeout: startTimeout, MeasureMoves: measure}
+		opt := match.Options{MatchID: matchID, Deadline: deadline, StartDeadline: startDeadline, EndDeadline: endDeadline, MeasureMoves: measure}
 		if c, ok := cfg.Params["clock"]; ok {
 			secs, err := strconv.ParseFloat(c, 64)
 			if err != nil {

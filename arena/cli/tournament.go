@@ -19,6 +19,7 @@ import (
 	"github.com/botarena/arena/arena/botspec"
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/host"
+	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
 )
@@ -58,6 +59,9 @@ func newTournament() *cobra.Command {
 	f.IntVar(&table, "table", 0, "bots per table in multi-player games (0: all bots at one table)")
 	f.DurationVar(&deadline, "deadline", time.Second, "time a bot has for each move")
 	f.DurationVar(&startTimeout, "start-timeout", host.DefaultStartTimeout, "time a bot has to start and handshake")
+	var startDeadline, endDeadline time.Duration
+	f.DurationVar(&startDeadline, "start-deadline", match.DefaultStartDeadline, "time a bot has to open its seat (Start), once started")
+	f.DurationVar(&endDeadline, "end-deadline", match.DefaultEndDeadline, "time a bot has to close its seat (End)")
 	f.BoolVar(&fresh, "fresh", false, "start fresh bot processes for every match instead of reusing each worker's processes")
 	f.BoolVar(&plain, "plain", false, "plain progress lines even on a terminal")
 	f.BoolVar(&measure, "measure-moves", false, "measure each bot's CPU time and memory around every move (into timings and replays)")
@@ -135,7 +139,7 @@ func newTournament() *cobra.Command {
 				name = fmt.Sprintf("%s-%s", spec.Name, time.Now().Format("20060102-150405"))
 			}
 			cfg := tournament.Config{Game: spec.Name, Params: params(), Seed: seed, Reps: reps, Table: table,
-				Deadline: deadline, StartTimeout: startTimeout, Entries: entries}
+				Deadline: deadline, StartTimeout: startTimeout, StartDeadline: startDeadline, EndDeadline: endDeadline, Entries: entries}
 			if c, ok := cfg.Params["clock"]; ok {
 				secs, err := strconv.ParseFloat(c, 64)
 				if err != nil {
