@@ -493,14 +493,21 @@ func (s *Seat) Act(req *arenav1.ActRequest, timeout time.Duration) (*arenav1.Act
 		return nil, ErrTimeout
 	}
 	if err != nil {
-		// Give the exit watcher a moment so the report says how the process ended.
-		select {
-		case <-s.bot.rn.exited:
-			s.bot.markDead(s.bot.rn.proc.Reason().String())
-		case <-time.After(time.Second):
-		}
-		if s.bot.Alive() {
-			s.bot.Kill("broken connection: " + botErr(err).Error())
+		switch status.Code(err) {
+		case codes.ResourceExhausted, codes.Internal:
+			// The host refused what it read (over the size limits, not protobuf): the bot
+			// is alive and sent it on purpose or by a bug; no need to wait for an exit.
+			s.bot.Kill("sent an answer the host refuses: " + botErr(err).Error())
+		default:
+			// Give the exit watcher a moment so the report says how the process ended.
+			select {
+			case <-s.bot.rn.exited:
+				s.bot.markDead(s.bot.rn.proc.Reason().String())
+			case <-time.After(time.Second):
+			}
+			if s.bot.Alive() {
+				s.bot.Kill("broken connection: " + botErr(err).Error())
+			}
 		}
 		return nil, fmt.Errorf("%w: %s", ErrDead, s.bot.Why())
 	}
