@@ -24,8 +24,8 @@ import (
 )
 
 // fuzzHeapLimit is what the fuzzing process's live heap may reach. The host keeps nothing of
-// an answer past its match, so a leak of even one 4 MiB answer per input crosses it quickly.
-const fuzzHeapLimit = 160 << 20
+// an answer past its match, so a leak of one 1 MiB answer per input crosses it within a few hundred inputs.
+const fuzzHeapLimit = 128 << 20
 
 // FuzzBotAnswers plays one-round dynamite matches against a real bot process
 // (bots/hostile/fuzz) that answers with the fuzzer's bytes: a raw ActStreamResponse, a

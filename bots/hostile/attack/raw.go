@@ -32,9 +32,9 @@ import (
 //   - streamflood: from round Round on sends 1000 unsolicited answers before each real one.
 var RawNames = []string{"bigerror", "bigstatus", "slowstart", "slowend", "sideflood", "streamflood"}
 
-// MaxText is how much fault text bigerror sends per answer: just under the host's 4 MiB
+// MaxText is how much fault text bigerror sends per answer: just under the host's 1 MiB
 // message limit once framed.
-const MaxText = 4<<20 - 4<<10
+const MaxText = 1<<20 - 4<<10
 
 func isRaw(name string) bool {
 	for _, n := range RawNames {
