@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botarena/arena/arena/bounded"
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/games/dynamite"
 	"github.com/botarena/arena/arena/host"
@@ -80,6 +81,10 @@ func TestUnderAttackMemory(t *testing.T) {
 	t.Logf("host peak RSS, finger tournament (4 matches of 200 games, 2 jobs): clean %.1f MiB, against %d KiB of fault text per move %.1f MiB (%.2fx); runs %v / %v KiB",
 		mib(c), attack.MaxText>>10, mib(a), float64(a)/float64(c), kib(clean), kib(attacked))
 	t.Logf("store size: clean %.1f MiB, attacked %.1f MiB", mib(median(cleanStore)), mib(median(attackedStore)))
+	// 800 faults (4 matches x 200 games) with their replays: a few KiB each, not 1 MiB.
+	if st := median(attackedStore); st > 800*(bounded.Detail+2<<10) {
+		t.Errorf("the store holds %.1f MiB for 800 faults: their text is not bounded", mib(st))
+	}
 	if a > 2*c {
 		t.Errorf("host peak RSS under attack %.1f MiB is over 2x the clean %.1f MiB", mib(a), mib(c))
 	}
