@@ -31,5 +31,9 @@ go vet ./...
 step "Go tests"
 go test -count=1 -timeout 12m ./...
 
+step "Go fuzz: the host's handling of bot answers, briefly"
+go test -run='^$' -fuzz=FuzzBotAnswers -fuzztime=20s ./arena/hostile
+go test -run='^$' -fuzz=FuzzTraceback -fuzztime=5s ./arena/bounded
+
 step "Python tests"
 python3 -m pytest -q sdk/python/tests

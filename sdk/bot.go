@@ -146,7 +146,7 @@ func (h *Handler) Start(_ context.Context, req *arenav1.StartRequest) (*arenav1.
 		s, ok = open(&h.bot, req)
 	}()
 	if err != nil {
-		return &arenav1.StartResponse{Error: err.Error()}, nil
+		return &arenav1.StartResponse{Error: cut(err.Error(), maxErrorText)}, nil
 	}
 	if !ok {
 		return &arenav1.StartResponse{Error: fmt.Sprintf("bot %q does not play %s", h.bot.Name, req.GetGame())}, nil
@@ -187,7 +187,7 @@ func (h *Handler) ActInto(req *arenav1.ActRequest, resp *arenav1.ActResponse) {
 			resp.Reset()
 			resp.Step = req.GetStep()
 			resp.Error = &arenav1.BotError{Kind: arenav1.BotErrorKind_BOT_ERROR_KIND_EXCEPTION,
-				Message: fmt.Sprint("panic: ", r), Traceback: string(debug.Stack())}
+				Message: cut(fmt.Sprint("panic: ", r), maxErrorText/4), Traceback: cut(string(debug.Stack()), maxErrorText)}
 			fmt.Fprintf(os.Stderr, "panic in bot: %v\n%s", r, debug.Stack())
 		}
 	}()
@@ -229,6 +229,18 @@ func (h *Handler) End(_ context.Context, req *arenav1.EndRequest) (*arenav1.EndR
 		}()
 	}
 	return &arenav1.EndResponse{}, nil
+}
+
+// maxErrorText bounds the text of one error the SDK sends: the host refuses a message over
+// 1 MiB (and keeps only a few KiB), so a huge panic value must not cost the bot its report.
+const maxErrorText = 64 << 10
+
+// cut keeps the head and the tail of s within about n bytes.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n/2] + fmt.Sprintf("\n[... %d bytes cut by the SDK ...]\n", len(s)-n) + s[len(s)-n/2:]
 }
 
 // Clock tells a player how much time it has for the current move.

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/botarena/arena/arena/host"
+	"github.com/botarena/arena/arena/match"
 )
 
 // number is what a range-checked flag may hold.
@@ -108,9 +109,11 @@ func (r *rangeFlag[T]) format(v T) string {
 }
 
 // timeFlags declares --deadline and --start-timeout, shared by play and tournament.
-func timeFlags(f *pflag.FlagSet, deadline, startTimeout *time.Duration) {
+func timeFlags(f *pflag.FlagSet, deadline, startTimeout, startDeadline, endDeadline *time.Duration) {
 	rangeVar(f, deadline, "deadline", time.Second, time.Millisecond, time.Hour, "time a bot has for each move")
 	rangeVar(f, startTimeout, "start-timeout", host.DefaultStartTimeout, 100*time.Millisecond, time.Hour, "time a bot has to start and handshake")
+	rangeVar(f, startDeadline, "start-deadline", match.DefaultStartDeadline, time.Millisecond, time.Hour, "time a bot has to open its seat (Start), once started")
+	rangeVar(f, endDeadline, "end-deadline", match.DefaultEndDeadline, time.Millisecond, time.Hour, "time a bot has to close its seat (End)")
 }
 
 // maxJobs bounds --jobs: each job keeps its own bot processes, so far more jobs than cores only

@@ -40,7 +40,8 @@ func newPlay() *cobra.Command {
 	params := paramFlags(cmd)
 	applyLimits := sandboxFlags(cmd)
 	rangeVar(cmd.Flags(), &seed, "seed", 0, 0, math.MaxUint64, "match seed (0: random, printed so the match can be re-run)")
-	timeFlags(cmd.Flags(), &deadline, &startTimeout)
+	var startDeadline, endDeadline time.Duration
+	timeFlags(cmd.Flags(), &deadline, &startTimeout, &startDeadline, &endDeadline)
 	cmd.Flags().StringVar(&replayPath, "replay", "", "write the match record to this file (replay it with 'arena replay FILE')")
 	cmd.Flags().StringVar(&matchID, "match-id", "", "match id sent to the bots (default: generated)")
 	cmd.Flags().BoolVar(&measure, "measure-moves", true, "measure each bot's CPU time and memory around every move (into the result and the replay)")
@@ -68,7 +69,7 @@ func newPlay() *cobra.Command {
 		if matchID == "" {
 			matchID = fmt.Sprintf("%s-%d", spec.Name, cfg.Seed)
 		}
-		opt := match.Options{MatchID: matchID, Deadline: deadline, StartTimeout: startTimeout, MeasureMoves: measure}
+		opt := match.Options{MatchID: matchID, Deadline: deadline, StartDeadline: startDeadline, EndDeadline: endDeadline, MeasureMoves: measure}
 		if c, ok := cfg.Params["clock"]; ok {
 			secs, err := strconv.ParseFloat(c, 64)
 			if err != nil {

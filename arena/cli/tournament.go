@@ -56,7 +56,8 @@ func newTournament() *cobra.Command {
 	rangeVar(f, &reps, "reps", 1, 1, tournament.MaxMatches, "repetitions of the whole schedule")
 	rangeVar(f, &jobs, "jobs", runtime.NumCPU(), 1, maxJobs(), "matches played at once")
 	rangeVar(f, &table, "table", 0, 0, 100_000, "bots per table in multi-player games (0: all bots at one table)")
-	timeFlags(f, &deadline, &startTimeout)
+	var startDeadline, endDeadline time.Duration
+	timeFlags(f, &deadline, &startTimeout, &startDeadline, &endDeadline)
 	f.BoolVar(&fresh, "fresh", false, "start fresh bot processes for every match instead of reusing each worker's processes")
 	f.BoolVar(&plain, "plain", false, "plain progress lines even on a terminal")
 	f.BoolVar(&measure, "measure-moves", false, "measure each bot's CPU time and memory around every move (into timings and replays)")
@@ -145,7 +146,7 @@ func newTournament() *cobra.Command {
 				return err
 			}
 			cfg := tournament.Config{Game: spec.Name, Params: ps, Seed: seed, Reps: reps, Table: table,
-				Deadline: deadline, StartTimeout: startTimeout, Entries: entries}
+				Deadline: deadline, StartTimeout: startTimeout, StartDeadline: startDeadline, EndDeadline: endDeadline, Entries: entries}
 			if c, ok := cfg.Params["clock"]; ok {
 				secs, err := strconv.ParseFloat(c, 64)
 				if err != nil {

@@ -17,18 +17,57 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"github.com/hashicorp/go-plugin/runner"
 	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 
+	"github.com/botarena/arena/arena/bounded"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 	"github.com/botarena/arena/sandbox"
 	"github.com/botarena/arena/sdk"
 )
 
-// Defaults for Options.
+// Defaults for Options and for the seat calls.
 const (
 	DefaultStartTimeout = 10 * time.Second
-	DefaultLogHead      = 16 << 10
-	DefaultLogTail      = 64 << 10
+	// DefaultSeatStart and DefaultSeatEnd bound a seat's Start and End calls (the process is
+	// already running; these are the bot's own hooks).
+	DefaultSeatStart = 3 * time.Second
+	DefaultSeatEnd   = 3 * time.Second
+	DefaultLogHead   = 16 << 10
+	DefaultLogTail   = 64 << 10
 )
+
+// Bounds on what a bot may send over its connection. A larger message or status ends the
+// call with an error, which the runner charges as the bot's fault.
+const (
+	// MaxMessage is the largest response the host reads: a thousand times any real answer
+	// (the SDKs keep their error reports under 64 KiB), and small enough that a bot sending
+	// the largest message on every move leaves the host's peak memory within 2x (measured:
+	// 2.6x at 4 MiB).
+	MaxMessage = 1 << 20
+	// MaxHeaderList bounds a response's headers and trailers, where a gRPC status travels:
+	// grpc-go would otherwise accept 16 MiB of status message on every call.
+	MaxHeaderList = 64 << 10
+)
+
+// sideStreams are go-plugin's broker and stdio streams, which go-plugin's client opens on
+// every connection. The host uses neither (it reads stderr raw and brokers nothing), and a
+// bot can flood an open one without limit (measured: 1.4 GB of host memory through the
+// broker, 16 s of host CPU through empty stdio messages), so they are never opened.
+var sideStreams = map[string]bool{
+	"/plugin.GRPCBroker/StartStream": true,
+	"/plugin.GRPCStdio/StreamStdio":  true,
+}
+
+// refuseSideStreams fails the side streams before anything is sent: go-plugin treats
+// Unimplemented as a plugin without them (stdio) or ends its loop (broker).
+func refuseSideStreams(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.ClientConn, method string,
+	streamer grpc.Streamer, opts ...grpc.CallOption) (grpc.ClientStream, error) {
+	if sideStreams[method] {
+		return nil, status.Error(codes.Unimplemented, "not used by the arena host")
+	}
+	return streamer(ctx, desc, cc, method, opts...)
+}
 
 // Errors of a running bot.
 var (
@@ -208,7 +247,9 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		SyncStderr:       b.Log,
 		UnixSocketConfig: &plugin.UnixSocketConfig{TempDir: workDir},
 		GRPCDialOptions: []grpc.DialOption{
-			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(4 << 20)),
+			grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(MaxMessage)),
+			grpc.WithMaxHeaderListSize(MaxHeaderList),
+			grpc.WithChainStreamInterceptor(refuseSideStreams),
 			// Fixed windows turn off bandwidth-delay probing (pings on every message).
 			grpc.WithInitialWindowSize(1 << 20), grpc.WithInitialConnWindowSize(1 << 20),
 		},
@@ -262,7 +303,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		if errors.As(err, &se) {
 			return nil, se
 		}
-		return nil, fmt.Errorf("bot %s: cannot connect: %w%s", c.Name, err, b.tailText())
+		return nil, fmt.Errorf("bot %s: cannot connect: %w%s", c.Name, botErr(err), b.tailText())
 	}
 	raw, err := rpc.Dispense(sdk.PluginName)
 	if err != nil {
@@ -286,9 +327,49 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 	b.Startup.Describe = time.Since(tConnected)
 	if err != nil {
 		b.Close()
-		return nil, fmt.Errorf("bot %s: did not answer Describe: %w%s", c.Name, err, b.tailText())
+		return nil, fmt.Errorf("bot %s: did not answer Describe: %w%s", c.Name, botErr(err), b.tailText())
 	}
+	b.Desc = boundDesc(b.Desc)
 	return b, nil
+}
+
+// boundDesc keeps what the host shows of a bot's Describe answer: one line per field, a few
+// games. These names reach tables, the store and other bots (Real TV class names).
+func boundDesc(d *arenav1.DescribeResponse) *arenav1.DescribeResponse {
+	out := &arenav1.DescribeResponse{Name: bounded.OneLine(d.GetName(), bounded.Name),
+		Author: bounded.OneLine(d.GetAuthor(), bounded.Name), Version: bounded.OneLine(d.GetVersion(), bounded.Name),
+		Sdk: bounded.OneLine(d.GetSdk(), bounded.Name)}
+	for i, g := range d.GetGames() {
+		if i == bounded.Games {
+			break
+		}
+		out.Games = append(out.Games, bounded.OneLine(g, bounded.Name))
+	}
+	return out
+}
+
+// botError is an error whose text came from a bot (a gRPC status message), cut to size; it
+// keeps the original's status code and errors.Is chain only through the code.
+type botError struct {
+	msg  string
+	code codes.Code
+}
+
+func (e *botError) Error() string { return e.msg }
+
+// GRPCStatus keeps status.Code working on a cut error.
+func (e *botError) GRPCStatus() *status.Status { return status.New(e.code, e.msg) }
+
+// botErr cuts the text of an error that may quote the bot, dropping the original so the
+// bot's bytes are not kept alive by it.
+func botErr(err error) error {
+	if err == nil {
+		return nil
+	}
+	if s := err.Error(); len(s) > bounded.Message {
+		return &botError{msg: bounded.Text(s, bounded.Message), code: status.Code(err)}
+	}
+	return err
 }
 
 func (b *Bot) tailText() string {
@@ -381,19 +462,31 @@ func (b *Bot) Snapshot() (time.Duration, int64) {
 	return sn.CPU, sn.MemoryBytes
 }
 
-// Open starts a seat on this bot and opens its move stream.
+// ErrRefused means the bot answered Start with a refusal.
+var ErrRefused = errors.New("refused the seat")
+
+// Open starts a seat on this bot and opens its move stream. A Start that overruns timeout
+// kills the bot (as a move would) and returns ErrTimeout.
 func (b *Bot) Open(ctx context.Context, req *arenav1.StartRequest, timeout time.Duration) (*Seat, error) {
 	if !b.Alive() {
 		return nil, fmt.Errorf("%w: %s", ErrDead, b.Why())
 	}
+	if timeout <= 0 {
+		timeout = DefaultSeatStart
+	}
 	sctx, cancel := context.WithTimeout(ctx, timeout)
 	resp, err := b.svc.Start(sctx, req)
+	timedOut := overran(sctx, err) && ctx.Err() == nil
 	cancel()
+	if timedOut {
+		b.KillFor(sandbox.KindTimeLimit, fmt.Sprintf("Start took longer than %v", timeout))
+		return nil, fmt.Errorf("%w: Start took longer than %v", ErrTimeout, timeout)
+	}
 	if err != nil {
 		return nil, b.callErr(err)
 	}
 	if resp.GetError() != "" {
-		return nil, fmt.Errorf("bot %s refused the seat: %s", b.Name, resp.GetError())
+		return nil, fmt.Errorf("%w: %s", ErrRefused, bounded.Lines(resp.GetError(), bounded.Trace))
 	}
 	s := &Seat{bot: b, match: req.GetMatchId(), seat: req.GetSeat()}
 	s.ctx, s.cancel = context.WithCancel(b.ctx)
@@ -408,11 +501,17 @@ func (b *Bot) Open(ctx context.Context, req *arenav1.StartRequest, timeout time.
 	return s, nil
 }
 
+// overran reports whether a call ended by its deadline: the host's timer may fire second, after
+// the bot's side has already enforced the deadline it was sent and reset the stream.
+func overran(ctx context.Context, err error) bool {
+	return errors.Is(ctx.Err(), context.DeadlineExceeded) || status.Code(err) == codes.DeadlineExceeded
+}
+
 func (b *Bot) callErr(err error) error {
 	if !b.Alive() {
 		return fmt.Errorf("%w: %s", ErrDead, b.Why())
 	}
-	return fmt.Errorf("%w: %v", ErrDead, err)
+	return fmt.Errorf("%w: %v", ErrDead, botErr(err))
 }
 
 // Seat is one open seat: one stream, one move at a time.
@@ -452,14 +551,21 @@ func (s *Seat) Act(req *arenav1.ActRequest, timeout time.Duration) (*arenav1.Act
 		return nil, ErrTimeout
 	}
 	if err != nil {
-		// Give the exit watcher a moment so the report says how the process ended.
-		select {
-		case <-s.bot.rn.exited:
-			s.bot.markDead(s.bot.rn.proc.Reason().String())
-		case <-time.After(time.Second):
-		}
-		if s.bot.Alive() {
-			s.bot.Kill("broken connection: " + err.Error())
+		switch status.Code(err) {
+		case codes.ResourceExhausted, codes.Internal:
+			// The host refused what it read (over the size limits, not protobuf): the bot
+			// is alive and sent it on purpose or by a bug; no need to wait for an exit.
+			s.bot.Kill("sent an answer the host refuses: " + botErr(err).Error())
+		default:
+			// Give the exit watcher a moment so the report says how the process ended.
+			select {
+			case <-s.bot.rn.exited:
+				s.bot.markDead(s.bot.rn.proc.Reason().String())
+			case <-time.After(time.Second):
+			}
+			if s.bot.Alive() {
+				s.bot.Kill("broken connection: " + botErr(err).Error())
+			}
 		}
 		return nil, fmt.Errorf("%w: %s", ErrDead, s.bot.Why())
 	}
@@ -469,15 +575,28 @@ func (s *Seat) Act(req *arenav1.ActRequest, timeout time.Duration) (*arenav1.Act
 // Snapshot reads the bot's CPU time and memory (see Bot.Snapshot).
 func (s *Seat) Snapshot() (time.Duration, int64) { return s.bot.Snapshot() }
 
-// End closes the seat; errors are ignored because the match is already decided.
-func (s *Seat) End(req *arenav1.EndRequest, timeout time.Duration) {
+// End closes the seat. An End that overruns timeout kills the bot and returns ErrTimeout;
+// other errors (a bot already gone) are returned as they are: the match is decided, and the
+// runner only records them.
+func (s *Seat) End(req *arenav1.EndRequest, timeout time.Duration) error {
 	_ = s.stream.CloseSend()
-	if s.bot.Alive() {
-		ctx, cancel := context.WithTimeout(s.bot.ctx, timeout)
-		_, _ = s.bot.svc.End(ctx, req)
-		cancel()
+	defer s.cancel()
+	if !s.bot.Alive() {
+		return nil
 	}
-	s.cancel()
+	if timeout <= 0 {
+		timeout = DefaultSeatEnd
+	}
+	ctx, cancel := context.WithTimeout(s.bot.ctx, timeout)
+	defer cancel()
+	if _, err := s.bot.svc.End(ctx, req); err != nil {
+		if overran(ctx, err) && s.bot.ctx.Err() == nil {
+			s.bot.KillFor(sandbox.KindTimeLimit, fmt.Sprintf("End took longer than %v", timeout))
+			return fmt.Errorf("%w: End took longer than %v", ErrTimeout, timeout)
+		}
+		return s.bot.callErr(err)
+	}
+	return nil
 }
 
 var _ io.Writer = (*Log)(nil)

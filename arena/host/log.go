@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"strings"
 	"sync"
+
+	"github.com/botarena/arena/arena/bounded"
 )
 
 // Log keeps what a bot wrote to stderr (and stray stdout), capped: the first HeadCap bytes
@@ -106,8 +108,8 @@ func (l *Log) TailSince(since int64, n int) []string {
 	var out []string
 	for i := len(lines) - 1; i >= 0 && len(out) < n; i-- {
 		if s := strings.TrimRight(lines[i], "\r "); s != "" {
-			if len(s) > 300 {
-				s = s[:300] + "..."
+			if len(s) > bounded.Line {
+				s = bounded.Text(s, bounded.Line)
 			}
 			out = append(out, s)
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/botarena/arena/arena/botspec"
+	"github.com/botarena/arena/arena/bounded"
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/games/dynamite"
 	"github.com/botarena/arena/arena/host"
@@ -125,6 +126,8 @@ func TestHostileBots(t *testing.T) {
 		// right charge. The sandbox's own tests check the limit itself, without a deadline.
 		orTimeout bool
 		rounds    string
+		// also: more text the fault's detail must hold.
+		also []string
 	}
 	g := func(name string) string { return "bots/hostile/" + name }
 	py := func(name string) string { return "bots/hostile/python/" + name + ".py" }
@@ -159,6 +162,17 @@ func TestHostileBots(t *testing.T) {
 		{bot: py("tracer"), fault: game.FaultCrash, detail: "forbidden system call"},
 		{bot: py("read_secrets")},
 		{bot: py("net_probe")},
+		// Attacks on the host through what it reads: every text is bounded, every flood charged.
+		{bot: g("bigerror"), fault: game.FaultCrash, detail: "bytes cut", also: []string{"raised: head E", "tail", "end of stack"}},
+		{bot: g("bigstatus"), fault: game.FaultCrash},
+		{bot: g("slowstart"), fault: game.FaultTimeout, detail: "(Start)", anyRound: true},
+		{bot: g("slowend"), fault: game.FaultTimeout, detail: "(End)", anyRound: true},
+		{bot: g("sideflood")},
+		{bot: g("streamflood"), fault: game.FaultGarbage, detail: "answered step -1 to request 3"},
+		{bot: py("bigexception"), fault: game.FaultCrash, detail: "bytes cut", also: []string{"Traceback (most recent call last):", "ValueError: head xxx", "xxx tail"}},
+		{bot: py("deeptrace"), fault: game.FaultCrash, detail: "Traceback (most recent call last):",
+			also: []string{"deeptrace.py\", line 23, in move", "copy.deepcopy(nested(300))", "deeptrace.py\", line 10, in __deepcopy__",
+				"frames cut", "ValueError: cannot copy the poison pill"}},
 	}
 	for _, c := range cases {
 		c := c
@@ -166,6 +180,11 @@ func TestHostileBots(t *testing.T) {
 			t.Parallel()
 			o := play(t, c.bot, 700*time.Millisecond, c.limits, c.rounds)
 			out := o.res.Outcome
+			for _, f := range out.Faults {
+				if len(f.Detail) > bounded.Detail+1024 {
+					t.Errorf("a fault of %d bytes was kept (bound %d): %.300q", len(f.Detail), bounded.Detail, f.Detail)
+				}
+			}
 			// The house bot is never charged and always ends up at least level.
 			for _, f := range out.Faults {
 				if f.Seat != 0 {
@@ -195,6 +214,11 @@ func TestHostileBots(t *testing.T) {
 				t.Logf("the deadline stopped the bot before its limit did: %+v", f)
 			} else if f.Kind != c.fault || (f.Where != "round 3" && !c.anyRound) || !strings.Contains(f.Detail, c.detail) {
 				t.Fatalf("fault %+v, want %v in round 3 with %q\nlog:\n%s", f, c.fault, c.detail, tail(o.log))
+			}
+			for _, a := range c.also {
+				if !strings.Contains(f.Detail, a) {
+					t.Errorf("fault detail lacks %q:\n%s", a, f.Detail)
+				}
 			}
 			if out.Players[0].Result != game.ResultLoss {
 				t.Fatalf("the hostile bot did not lose: %+v", out.Players)

@@ -9,6 +9,9 @@ import (
 	"sync/atomic"
 	"time"
 
+	"google.golang.org/protobuf/proto"
+
+	"github.com/botarena/arena/arena/bounded"
 	"github.com/botarena/arena/arena/game"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 )
@@ -18,12 +21,14 @@ type Conn interface {
 	// Act sends req and waits at most timeout. A timeout must return an error wrapping
 	// ErrTimeout; a dead bot an error wrapping ErrDead.
 	Act(req *arenav1.ActRequest, timeout time.Duration) (*arenav1.ActResponse, error)
-	End(req *arenav1.EndRequest, timeout time.Duration)
+	// End closes the seat; an overrun must return an error wrapping ErrTimeout.
+	End(req *arenav1.EndRequest, timeout time.Duration) error
 }
 
 // Player is one bot (a process, or a bot in the host's own process).
 type Player interface {
 	Label() string
+	// Open starts a seat; an overrun of timeout must return an error wrapping ErrTimeout.
 	Open(ctx context.Context, req *arenav1.StartRequest, timeout time.Duration) (Conn, error)
 	Alive() bool
 	// Why says why a dead player is gone.
@@ -55,16 +60,31 @@ type Options struct {
 	// Deadline per move (default 1 s).
 	Deadline time.Duration
 	// ClockMs overrides the game's per-seat clock (0: the game's default, -1: none).
-	ClockMs      int64
-	StartTimeout time.Duration
-	EndTimeout   time.Duration
-	Recorder     Recorder
+	ClockMs int64
+	// StartDeadline and EndDeadline bound each seat's Start and End calls (default
+	// DefaultStartDeadline, DefaultEndDeadline); the process start-up has its own timeout.
+	StartDeadline time.Duration
+	EndDeadline   time.Duration
+	Recorder      Recorder
 	// TailLines of stderr quoted in crash faults (default 5).
 	TailLines int
 	// MeasureMoves reads each bot's CPU time and memory around every move (two small reads
 	// per move; for a process holding several seats at once the readings overlap).
 	MeasureMoves bool
 }
+
+// Defaults for Options.
+const (
+	DefaultStartDeadline = 3 * time.Second
+	DefaultEndDeadline   = 3 * time.Second
+)
+
+// MaxAction bounds an answer that carries an action: a real one is a few bytes, and an
+// action's strings (a Real TV vote) reach replays and fault reports.
+const MaxAction = 1 << 10
+
+// WhereEnd is the place of a fault charged at a seat's End, after the match was decided.
+const WhereEnd = "end of match"
 
 // SeatStats is per-seat timing.
 type SeatStats struct {
@@ -90,7 +110,7 @@ type seatState struct {
 	conn      Conn
 	inline    bool
 	player    Player
-	openErr   string
+	openFault *game.Fault
 	clockLeft time.Duration
 	req       arenav1.ActRequest
 	stats     SeatStats
@@ -101,11 +121,11 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 	if opt.Deadline <= 0 {
 		opt.Deadline = time.Second
 	}
-	if opt.StartTimeout <= 0 {
-		opt.StartTimeout = 10 * time.Second
+	if opt.StartDeadline <= 0 {
+		opt.StartDeadline = DefaultStartDeadline
 	}
-	if opt.EndTimeout <= 0 {
-		opt.EndTimeout = time.Second
+	if opt.EndDeadline <= 0 {
+		opt.EndDeadline = DefaultEndDeadline
 	}
 	if opt.TailLines <= 0 {
 		opt.TailLines = 5
@@ -147,30 +167,30 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 	for i, s := range seatList {
 		names[i] = s.Name
 	}
+	sreqs := make([]*arenav1.StartRequest, len(seatList))
 	for i, s := range seatList {
 		st := &seatState{player: players[s.Player], clockLeft: time.Duration(clock) * time.Millisecond}
 		st.req.MatchId, st.req.Seat = opt.MatchID, int32(i)
-		sreq := &arenav1.StartRequest{MatchId: opt.MatchID, Seat: int32(i), Game: spec.Name, Players: names,
+		sreqs[i] = &arenav1.StartRequest{MatchId: opt.MatchID, Seat: int32(i), Game: spec.Name, Players: names,
 			DeadlineMs: opt.Deadline.Milliseconds(), ClockMs: clock}
-		eng.Setup(i, sreq)
-		if !st.player.Alive() {
-			st.openErr = "bot is not running: " + st.player.Why()
-		} else if c, err := st.player.Open(ctx, sreq, opt.StartTimeout); err != nil {
-			st.openErr = "could not open its seat: " + err.Error()
-		} else {
-			st.conn = c
-			// A bot in this process answers at once: asking it from a goroutine only costs.
-			in, ok := c.(interface{ Inline() bool })
-			st.inline = ok && in.Inline()
-		}
+		eng.Setup(i, sreqs[i])
 		seats[i] = st
 	}
+	// Seats open at once: a slow Start costs the match one Start deadline, not one per seat.
+	var wg sync.WaitGroup
+	for i, st := range seats {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st.open(ctx, sreqs[i], opt.StartDeadline)
+		}()
+	}
+	wg.Wait()
 
 	var answers []game.Answer
 	steps := 0
 	// Reused every step: the hot loop allocates nothing of its own.
 	var order atomic.Int32
-	var wg sync.WaitGroup
 	for !eng.Done() {
 		if err := ctx.Err(); err != nil {
 			closeAll(eng, seats, opt)
@@ -214,27 +234,49 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 			return nil, fmt.Errorf("match: engine %s: %w", spec.Name, err)
 		}
 	}
-	closeAll(eng, seats, opt)
+	endFaults := closeAll(eng, seats, opt)
 	if err := ctx.Err(); err != nil {
 		// Faults caused by stopping the players are not the bots' doing: no result.
 		return nil, err
 	}
 	res := &Result{Outcome: eng.Outcome(), Steps: steps, Seats: seatList, Duration: time.Since(start)}
+	res.Outcome.Faults = append(res.Outcome.Faults, endFaults...)
 	for _, st := range seats {
 		res.Stats = append(res.Stats, st.stats)
 	}
 	return res, nil
 }
 
+// open starts the seat; a failure becomes the fault charged at the seat's first move, under
+// the game's rule (a Start overrun is a timeout like a move's).
+func (st *seatState) open(ctx context.Context, req *arenav1.StartRequest, deadline time.Duration) {
+	if !st.player.Alive() {
+		st.openFault = &game.Fault{Kind: game.FaultCrash, Detail: bounded.Text("bot is not running: "+st.player.Why(), bounded.Detail)}
+		return
+	}
+	c, err := st.player.Open(ctx, req, deadline)
+	switch {
+	case errors.Is(err, ErrTimeout):
+		st.openFault = &game.Fault{Kind: game.FaultTimeout, Detail: fmt.Sprintf("did not open its seat within %v (Start)", deadline)}
+	case err != nil:
+		st.openFault = &game.Fault{Kind: game.FaultCrash, Detail: bounded.Text("could not open its seat: "+err.Error(), bounded.Detail)}
+	default:
+		st.conn = c
+		// A bot in this process answers at once: asking it from a goroutine only costs.
+		in, ok := c.(interface{ Inline() bool })
+		st.inline = ok && in.Inline()
+	}
+}
+
 // send asks one seat and fills out; it touches only this seat's state.
 func send(st *seatState, seat int, step int64, opt Options, out *game.Answer, order *atomic.Int32) {
 	out.Seat = seat
 	if st.conn == nil || !st.player.Alive() {
-		why := st.openErr
-		if why == "" {
-			why = "bot is not running: " + st.player.Why()
+		f := st.openFault
+		if f == nil || st.conn != nil {
+			f = &game.Fault{Kind: game.FaultCrash, Detail: bounded.Text("bot is not running: "+st.player.Why(), bounded.Detail)}
 		}
-		out.Fault = &game.Fault{Kind: game.FaultCrash, Detail: why}
+		out.Fault = f
 		out.Order = int(order.Add(1) - 1)
 		return
 	}
@@ -289,16 +331,9 @@ func send(st *seatState, seat int, step int64, opt Options, out *game.Answer, or
 	case resp.GetStep() != step:
 		out.Fault = &game.Fault{Kind: game.FaultGarbage, Detail: fmt.Sprintf("answered step %d to request %d", resp.GetStep(), step)}
 	case resp.GetError() != nil:
-		e := resp.GetError()
-		if e.GetKind() == arenav1.BotErrorKind_BOT_ERROR_KIND_INVALID_ANSWER {
-			out.Fault = &game.Fault{Kind: game.FaultGarbage, Detail: e.GetMessage()}
-		} else {
-			d := "raised: " + e.GetMessage()
-			if tb := strings.TrimSpace(e.GetTraceback()); tb != "" {
-				d += "\n" + lastLines(tb, 8)
-			}
-			out.Fault = &game.Fault{Kind: game.FaultCrash, Detail: d}
-		}
+		out.Fault = errorFault(resp.GetError())
+	case resp.GetAction() != nil && proto.Size(resp) > MaxAction:
+		out.Fault = &game.Fault{Kind: game.FaultGarbage, Detail: fmt.Sprintf("an answer of %d bytes (an action is at most %d)", proto.Size(resp), MaxAction)}
 	case clocked && st.clockLeft <= 0:
 		out.Fault = &game.Fault{Kind: game.FaultTimeout, Detail: "its clock ran out"}
 	default:
@@ -306,28 +341,38 @@ func send(st *seatState, seat int, step int64, opt Options, out *game.Answer, or
 	}
 }
 
+// errorFault turns a BotError into the fault it is, its text bounded: the message and the
+// traceback each keep their head and tail (a traceback its header, the bot's frames and the
+// final error), so a 4 MiB error costs the store and replays a few kilobytes.
+func errorFault(e *arenav1.BotError) *game.Fault {
+	msg := bounded.Text(e.GetMessage(), bounded.Message)
+	if e.GetKind() == arenav1.BotErrorKind_BOT_ERROR_KIND_INVALID_ANSWER {
+		return &game.Fault{Kind: game.FaultGarbage, Detail: msg}
+	}
+	d := "raised: " + msg
+	if tb := strings.TrimSpace(e.GetTraceback()); tb != "" {
+		d += "\n" + bounded.Traceback(tb, bounded.Trace)
+	}
+	return &game.Fault{Kind: game.FaultCrash, Detail: d}
+}
+
 func crashText(p Player, err error, n int) string {
 	why := p.Why()
 	if why == "" {
 		why = err.Error()
 	}
-	d := "crashed: " + why
+	d := "crashed: " + bounded.Text(why, bounded.Message)
 	if tail := p.Tail(n); len(tail) > 0 {
 		d += "\nlast stderr lines:\n  " + strings.Join(tail, "\n  ")
 	}
-	return d
+	return bounded.Text(d, bounded.Detail)
 }
 
-func lastLines(s string, n int) string {
-	lines := strings.Split(s, "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	return strings.Join(lines, "\n")
-}
-
-func closeAll(eng game.Engine, seats []*seatState, opt Options) {
+// closeAll ends every open seat at once. An End overrun is recorded as a timeout fault (the
+// host stopped the bot); the match is already decided, so it changes no result.
+func closeAll(eng game.Engine, seats []*seatState, opt Options) []game.FaultRecord {
 	var wg sync.WaitGroup
+	errs := make([]error, len(seats))
 	for i, st := range seats {
 		if st.conn == nil {
 			continue
@@ -339,8 +384,17 @@ func closeAll(eng game.Engine, seats []*seatState, opt Options) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			st.conn.End(req, opt.EndTimeout)
+			errs[i] = st.conn.End(req, opt.EndDeadline)
 		}()
 	}
 	wg.Wait()
+	var out []game.FaultRecord
+	for i, err := range errs {
+		if errors.Is(err, ErrTimeout) {
+			out = append(out, game.FaultRecord{Seat: i, Where: WhereEnd, Kind: game.FaultTimeout,
+				Detail:  fmt.Sprintf("did not close its seat within %v (End)", opt.EndDeadline),
+				Penalty: "the bot was stopped; the match was already decided"})
+		}
+	}
+	return out
 }

@@ -31,7 +31,7 @@ func (p *fakePlayer) Open(context.Context, *arenav1.StartRequest, time.Duration)
 func (p *fakePlayer) Act(req *arenav1.ActRequest, _ time.Duration) (*arenav1.ActResponse, error) {
 	return p.act(req)
 }
-func (p *fakePlayer) End(*arenav1.EndRequest, time.Duration) { p.ended++ }
+func (p *fakePlayer) End(*arenav1.EndRequest, time.Duration) error { p.ended++; return nil }
 
 func rock(req *arenav1.ActRequest) (*arenav1.ActResponse, error) {
 	return &arenav1.ActResponse{Step: req.GetStep(), Action: &arenav1.ActResponse_Dynamite{

@@ -42,6 +42,9 @@ func (p Process) Tail(n int) []string { return p.Bot.Log.TailSince(p.Since, n) }
 // Open starts a seat.
 func (p Process) Open(ctx context.Context, req *arenav1.StartRequest, timeout time.Duration) (match.Conn, error) {
 	s, err := p.Bot.Open(ctx, req, timeout)
+	if errors.Is(err, host.ErrTimeout) {
+		return nil, fmt.Errorf("%w: %v", match.ErrTimeout, err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -64,7 +67,13 @@ func (c processSeat) Act(req *arenav1.ActRequest, timeout time.Duration) (*arena
 // Snapshot lets the runner measure moves.
 func (c processSeat) Snapshot() (time.Duration, int64) { return c.s.Snapshot() }
 
-func (c processSeat) End(req *arenav1.EndRequest, timeout time.Duration) { c.s.End(req, timeout) }
+func (c processSeat) End(req *arenav1.EndRequest, timeout time.Duration) error {
+	err := c.s.End(req, timeout)
+	if errors.Is(err, host.ErrTimeout) {
+		return fmt.Errorf("%w: %v", match.ErrTimeout, err)
+	}
+	return err
+}
 
 // InProcess runs a Go SDK bot inside the host: no process, no plugin, no deadline enforcement
 // (a house bot is trusted code).
@@ -115,8 +124,9 @@ func (s *inSeat) Act(req *arenav1.ActRequest, _ time.Duration) (*arenav1.ActResp
 // Inline tells the runner to ask this seat from its own goroutine: it answers at once.
 func (s *inSeat) Inline() bool { return true }
 
-func (s *inSeat) End(req *arenav1.EndRequest, _ time.Duration) {
-	_, _ = s.h.End(context.Background(), req)
+func (s *inSeat) End(req *arenav1.EndRequest, _ time.Duration) error {
+	_, err := s.h.End(context.Background(), req)
+	return err
 }
 
 // Play runs one match between Go bots inside this process, through the real runner (no

@@ -24,6 +24,9 @@ type Config struct {
 	Table        int           `json:"table,omitempty"`
 	Deadline     time.Duration `json:"deadline_ns"`
 	StartTimeout time.Duration `json:"start_timeout_ns"`
+	// StartDeadline and EndDeadline bound each seat's Start and End (0: match defaults).
+	StartDeadline time.Duration `json:"start_deadline_ns,omitempty"`
+	EndDeadline   time.Duration `json:"end_deadline_ns,omitempty"`
 	// ClockMs overrides the game's per-seat clock (0: game default).
 	ClockMs int64   `json:"clock_ms,omitempty"`
 	Entries []Entry `json:"entries"`

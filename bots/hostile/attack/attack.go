@@ -32,6 +32,10 @@ func Main(name string) {
 		child(c)
 		return
 	}
+	if isRaw(name) {
+		serveRaw(name)
+		return
+	}
 	switch name {
 	case "noterm":
 		signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)

@@ -41,6 +41,18 @@ def user_traceback(exc: BaseException) -> str:
     return "".join(traceback.format_exception(type(exc), exc, tb))
 
 
+#: Bound on one error's text: the host refuses a message over 1 MiB and keeps a few KiB anyway.
+_MAX_ERROR_TEXT = 64 << 10
+
+
+def _cut(s: str, n: int = _MAX_ERROR_TEXT) -> str:
+    """s with its head and tail kept within about n characters (a 1.4 MB exception message
+    must not cost the bot its traceback)."""
+    if len(s) <= n:
+        return s
+    return f"{s[:n // 2]}\n[... {len(s) - n} characters cut by the SDK ...]\n{s[-(n // 2):]}"
+
+
 def _text(s: str) -> str:
     """s made safe for a proto string field (no lone surrogates)."""
     return s.encode("utf-8", "backslashreplace").decode("utf-8")
@@ -88,7 +100,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         except BaseException as e:  # user code (constructor or start hook) failed
             tb = user_traceback(e)
             _log(f"arena_sdk: opening {game} seat {request.seat} of match {request.match_id} failed:\n{tb}")
-            return bot_pb2.StartResponse(error=_text(f"{type(e).__name__}: {e}\n{tb}"))
+            return bot_pb2.StartResponse(error=_text(_cut(f"{type(e).__name__}: {e}\n{tb}")))
         with self._mu:
             self._seats[(request.match_id, request.seat)] = seat
         return bot_pb2.StartResponse()
@@ -117,7 +129,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
                 err = resp.error
                 err.kind = _EXCEPTION
                 err.message = _text(f"{type(e).__name__}: {e}"[:1000])
-                err.traceback = _text(tb)
+                err.traceback = _text(_cut(tb))
                 _log(f"arena_sdk: bot raised in match {req.match_id} seat {req.seat} step {req.step}:\n{tb}")
 
     def Act(self, request: bot_pb2.ActRequest, context: Any) -> bot_pb2.ActResponse:

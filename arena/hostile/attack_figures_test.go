@@ -1,0 +1,163 @@
+package hostile_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/botarena/arena/arena/bounded"
+	"github.com/botarena/arena/arena/game"
+	"github.com/botarena/arena/arena/games/dynamite"
+	"github.com/botarena/arena/arena/host"
+	"github.com/botarena/arena/arena/match"
+	"github.com/botarena/arena/arena/players"
+	"github.com/botarena/arena/bots/hostile/attack"
+)
+
+// The figures of the host under attack (README, Performance). Each is a median over several
+// runs, clean and attacked runs interleaved so that load on the machine hits both alike; only
+// the issue's bounds are asserted (2x memory, 1.5x per move), which hold with a wide margin.
+// `go test -v -run TestUnderAttack ./arena/hostile` prints them.
+
+const attackRuns = 3
+
+// The host's peak RSS during a finger tournament (the real arena binary) against a bot that
+// answers every move with a BotError as large as the message limit allows, next to the same
+// tournament with a quiet bot in its place.
+func TestUnderAttackMemory(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "arena")
+	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(root, "arena/cmd/arena")).CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	run := func(i int, bot string) (hwm, store int64) {
+		db := filepath.Join(dir, fmt.Sprintf("t%d-%s.db", i, filepath.Base(bot)))
+		cmd := exec.Command(bin, "tournament", "finger", filepath.Join(root, bot), filepath.Join(root, "bots/finger/cmd/strong"),
+			"--games", "200", "--reps", "2", "--jobs", "2", "--plain", "--store", db, "--seed", "7")
+		var out strings.Builder
+		cmd.Stdout, cmd.Stderr = &out, &out
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 1)
+		go func() { done <- cmd.Wait() }()
+		// VmHWM only grows: the last reading before the exit is the peak (to 20 ms).
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case err := <-done:
+				if err != nil {
+					t.Fatalf("%s: %v\n%s", bot, err, out.String())
+				}
+				fi, err := os.Stat(db)
+				if err != nil {
+					t.Fatal(err)
+				}
+				return hwm, fi.Size()
+			case <-tick.C:
+				if v := vmHWM(cmd.Process.Pid); v > 0 {
+					hwm = v
+				}
+			}
+		}
+	}
+	var clean, attacked, cleanStore, attackedStore []int64
+	for i := 0; i < attackRuns; i++ {
+		h, s := run(i, "bots/finger/cmd/random")
+		clean, cleanStore = append(clean, h), append(cleanStore, s)
+		h, s = run(i, "bots/hostile/bigerror")
+		attacked, attackedStore = append(attacked, h), append(attackedStore, s)
+	}
+	c, a := median(clean), median(attacked)
+	t.Logf("host peak RSS, finger tournament (4 matches of 200 games, 2 jobs): clean %.1f MiB, against %d KiB of fault text per move %.1f MiB (%.2fx); runs %v / %v KiB",
+		mib(c), attack.MaxText>>10, mib(a), float64(a)/float64(c), kib(clean), kib(attacked))
+	t.Logf("store size: clean %.1f MiB, attacked %.1f MiB", mib(median(cleanStore)), mib(median(attackedStore)))
+	// 800 faults (4 matches x 200 games) with their replays: a few KiB each, not 1 MiB.
+	if st := median(attackedStore); st > 800*(bounded.Detail+2<<10) {
+		t.Errorf("the store holds %.1f MiB for 800 faults: their text is not bounded", mib(st))
+	}
+	if a > 2*c {
+		t.Errorf("host peak RSS under attack %.1f MiB is over 2x the clean %.1f MiB", mib(a), mib(c))
+	}
+}
+
+// An innocent bot's time per move while its opponent floods go-plugin's broker and stdio
+// streams (bots/hostile/sideflood), next to the same match against a quiet bot.
+// Not parallel: it runs before this package's parallel tests, so they do not load it.
+func TestUnderAttackOpponentMoves(t *testing.T) {
+	ctx := context.Background()
+	perMove := func(opponent string) time.Duration {
+		bots := []string{filepath.Join(root, opponent), filepath.Join(root, house)}
+		procs, err := players.Launch(ctx, resolver, bots, host.Options{StartTimeout: 30 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer players.CloseAll(procs)
+		cfg := game.Config{Seed: 3, Params: map[string]string{"rounds": "2500"}}
+		ps := make([]match.Player, len(procs))
+		for i, p := range procs {
+			ps[i] = players.Process{Bot: p}
+			cfg.Players = append(cfg.Players, game.Player{Name: bots[i]})
+		}
+		res, err := match.Run(ctx, dynamite.Spec, cfg, ps, match.Options{MatchID: "figures", Deadline: 2 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range res.Outcome.Faults {
+			t.Fatalf("a fault spoils the figure: %+v", f)
+		}
+		st := res.Stats[1]
+		return st.Total / time.Duration(st.Moves)
+	}
+	var clean, attacked []time.Duration
+	for i := 0; i < 2*attackRuns-1; i++ {
+		clean = append(clean, perMove("bots/dynamite/cmd/paper"))
+		attacked = append(attacked, perMove("bots/hostile/sideflood"))
+	}
+	c, a := median(clean), median(attacked)
+	t.Logf("innocent bot's mean time per move, dynamite to 1000 points: against a quiet bot %v, against a side-stream flooder %v (%.2fx); runs %v / %v",
+		c, a, float64(a)/float64(c), clean, attacked)
+	if float64(a) > 1.5*float64(c) {
+		t.Errorf("the innocent bot's moves took %v under attack, over 1.5x the clean %v", a, c)
+	}
+}
+
+func median[T int64 | time.Duration](xs []T) T {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func mib(b int64) float64 { return float64(b) / (1 << 20) }
+
+func kib(xs []int64) []int64 {
+	out := make([]int64, len(xs))
+	for i, x := range xs {
+		out[i] = x >> 10
+	}
+	return out
+}
+
+// vmHWM is a process's peak resident set size in bytes (0 once it is gone).
+func vmHWM(pid int) int64 {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(l, "VmHWM:"); ok {
+			n, _ := strconv.ParseInt(strings.TrimSpace(strings.TrimSuffix(strings.TrimSpace(v), "kB")), 10, 64)
+			return n << 10
+		}
+	}
+	return 0
+}
