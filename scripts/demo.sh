@@ -4,6 +4,6 @@
 # `arena play` (for example --seed 7 --replay /tmp/match.json).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore ./sdk/python
+. scripts/venv.sh ./sdk/python
 go build -o bin/arena ./arena/cmd/arena
 exec bin/arena play dynamite examples/python/dynamite/bot.py bots/dynamite/cmd/beatlast "$@"

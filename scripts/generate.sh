@@ -10,9 +10,12 @@ buf lint
 rm -f proto/arena/v1/*.pb.go
 buf generate
 
-if ! python3 -c "import grpc_tools, importlib.metadata as m; assert m.version('grpcio-tools') == '$GRPC_TOOLS_VERSION'" 2>/dev/null; then
-  python3 -m pip install --quiet "grpcio-tools==$GRPC_TOOLS_VERSION"
+# grpcio-tools lives in the project's virtual environment (scripts/venv.sh), never the system's.
+ARENA_PYTHON="${ARENA_PYTHON:-$PWD/.venv/bin/python}"
+if ! "$ARENA_PYTHON" -c "import grpc_tools, importlib.metadata as m; assert m.version('grpcio-tools') == '$GRPC_TOOLS_VERSION'" 2>/dev/null; then
+  . scripts/venv.sh "grpcio-tools==$GRPC_TOOLS_VERSION"
 fi
+python3() { "$ARENA_PYTHON" "$@"; }
 out=sdk/python/src/arena_sdk/_pb
 rm -rf "$out"
 mkdir -p "$out"

@@ -9,7 +9,13 @@ step() { printf '\n== %s\n' "$*"; }
 
 step "install: Go modules, Python SDK"
 go mod download
-python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore "./sdk/python[test]"
+. scripts/venv.sh
+# Under this script every sandbox layer must be active: a missing one fails its tests.
+export ARENA_REQUIRE_SANDBOX=1
+if ! go mod tidy -diff >/dev/null; then
+  echo "go.mod or go.sum is not tidy (Go bots build against it read-only): run go mod tidy" >&2
+  exit 1
+fi
 
 step "generated code is fresh (scripts/generate.sh)"
 scripts/generate.sh >/dev/null
@@ -36,4 +42,4 @@ go test -run='^$' -fuzz=FuzzBotAnswers -fuzztime=20s ./arena/hostile
 go test -run='^$' -fuzz=FuzzTraceback -fuzztime=5s ./arena/bounded
 
 step "Python tests"
-python3 -m pytest -q sdk/python/tests
+"$ARENA_PYTHON" -m pytest -q sdk/python/tests

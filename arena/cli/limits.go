@@ -1,8 +1,12 @@
 package cli
 
 import (
+	"time"
+
 	"github.com/spf13/cobra"
 
+	"github.com/botarena/arena/arena/botspec"
+	"github.com/botarena/arena/arena/build"
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/sandbox"
 )
@@ -31,5 +35,34 @@ func sandboxFlags(cmd *cobra.Command) func(*host.Options) {
 		o.Strict = strict
 		o.Limits = sandbox.Limits{MemoryBytes: memMiB << 20, Processes: procs, CPUSeconds: cpuSecs, CPUs: cpus,
 			OutputBytes: outMiB << 20, DiskBytes: diskMiB << 20}
+	}
+}
+
+// buildFlags declares the build sandbox's flags (Go builds, pip installs) and returns a
+// function that makes the resolver they describe.
+func buildFlags(cmd *cobra.Command) func(strict bool) *botspec.Resolver {
+	var (
+		memMiB, diskMiB int64
+		procs, cpuSecs  int
+		wall            time.Duration
+		network, cgo    bool
+		wheels          string
+	)
+	d := build.DefaultLimits()
+	f := cmd.Flags()
+	rangeVar(f, &memMiB, "build-memory", d.MemoryBytes>>20, 64, 1<<20, "memory limit of a bot's build, MiB")
+	rangeVar(f, &procs, "build-procs", d.Processes, 8, 1<<16, "process and thread limit of a bot's build")
+	rangeVar(f, &cpuSecs, "build-cpu-seconds", d.CPUSeconds, 1, 7*24*3600, "total CPU time of a bot's build, seconds")
+	rangeVar(f, &wall, "build-time", d.WallTime, time.Second, 24*time.Hour, "wall time a bot's build may take")
+	rangeVar(f, &diskMiB, "build-disk", d.DiskBytes>>20, 16, 1<<20, "what a bot's build may write (its private copy, caches, output), MiB")
+	f.BoolVar(&network, "build-network", false, "let builds reach the network (pip's package index, the Go module proxy); off: wheels and modules come only from the local folders")
+	f.BoolVar(&cgo, "cgo", false, "build Go bots with cgo (still in the build sandbox)")
+	f.StringVar(&wheels, "wheels", "", "folder of Python wheels a bot's requirements.txt installs from")
+	return func(strict bool) *botspec.Resolver {
+		return &botspec.Resolver{Build: build.Options{
+			Limits: sandbox.Limits{MemoryBytes: memMiB << 20, Processes: procs, CPUSeconds: cpuSecs,
+				DiskBytes: diskMiB << 20, WallTime: wall},
+			Network: network, CGO: cgo, Wheels: wheels, Strict: strict,
+		}}
 	}
 }

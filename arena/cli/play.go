@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/botarena/arena/arena/botspec"
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/match"
@@ -39,6 +38,7 @@ func newPlay() *cobra.Command {
 	}
 	params := paramFlags(cmd)
 	applyLimits := sandboxFlags(cmd)
+	resolver := buildFlags(cmd)
 	rangeVar(cmd.Flags(), &seed, "seed", 0, 0, math.MaxUint64, "match seed (0: random, printed so the match can be re-run)")
 	var startDeadline, endDeadline time.Duration
 	timeFlags(cmd.Flags(), &deadline, &startTimeout, &startDeadline, &endDeadline)
@@ -82,7 +82,7 @@ func newPlay() *cobra.Command {
 		fmt.Fprintf(out, "%s: %s (seed %d)\n", spec.Name, strings.Join(bots, " vs "), cfg.Seed)
 		hopt := host.Options{StartTimeout: startTimeout}
 		applyLimits(&hopt)
-		procs, err := players.Launch(ctx, &botspec.Resolver{}, bots, hopt)
+		procs, err := players.Launch(ctx, resolver(hopt.Strict), bots, hopt)
 		if err != nil {
 			return err
 		}

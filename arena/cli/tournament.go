@@ -64,6 +64,7 @@ func newTournament() *cobra.Command {
 	f.StringVar(&csvPath, "csv", "", "write standings to FILE and match results to FILE-matches (CSV)")
 	f.StringVar(&jsonPath, "json", "", "write standings and match results to FILE (JSON)")
 	applyLimits := sandboxFlags(cmd)
+	resolver := buildFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		ctx := cmd.Context()
 		out := cmd.OutOrStdout()
@@ -163,6 +164,7 @@ func newTournament() *cobra.Command {
 		prog := newProgress(out, cmd.ErrOrStderr(), plain)
 		topt := tournament.Options{Jobs: jobs, OnEvent: prog.event, Fresh: fresh, MeasureMoves: measure}
 		applyLimits(&topt.Host)
+		topt.Resolver = resolver(topt.Host.Strict)
 		sum, runErr := tournament.Run(ctx, st, id, topt)
 		prog.finish()
 		if sum.Played > 0 {
