@@ -6,6 +6,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/botarena/arena/arena/build"
 	"github.com/botarena/arena/sandbox"
 )
 
@@ -24,7 +25,8 @@ func newSandbox() *cobra.Command {
 		Use:   "check",
 		Short: "Print which sandbox layers work on this machine, and why any does not",
 		Long: "check starts one real sandbox, trying every layer (namespaces, cgroups, seccomp, Landlock,\n" +
-			"rlimits...), and prints each one: active or not, and why. With --strict it fails when any\n" +
+			"rlimits...), and prints each one: active or not, and why, then the build sandbox's own layers\n" +
+			"(private compiler cache, files store, no network, toolchain). With --strict it fails when any\n" +
 			"layer is missing, as a strict match would.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -32,7 +34,13 @@ func newSandbox() *cobra.Command {
 			if err := rep.Write(cmd.OutOrStdout()); err != nil {
 				return err
 			}
-			if miss := rep.Missing(); strict && len(miss) > 0 {
+			// Builds run in the same sandbox; these are what they add.
+			brep := build.Report(build.Options{})
+			if err := brep.Write(cmd.OutOrStdout()); err != nil {
+				return err
+			}
+			miss := append(rep.Missing(), brep.Missing()...)
+			if strict && len(miss) > 0 {
 				return fmt.Errorf("%w: %d of them (first: %s)", ErrLayersMissing, len(miss), miss[0].Name)
 			}
 			return nil

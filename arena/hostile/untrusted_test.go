@@ -233,3 +233,36 @@ func firstLine(s string) string {
 }
 
 func quote(s string) string { return "'" + strings.ReplaceAll(s, "'", "\\'") + "'" }
+
+// A real bot's /proc/self/mountinfo and /proc/self/cgroup name no host path of the arena's
+// state: not its snapshot's folder, not where it was submitted from, not its work dir, not the
+// host's cgroups.
+func TestBotProcSelfShowsNoArenaPath(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files, err := sandbox.FilesDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	forbidden := []string{dir, files, "/run/arena-sandbox", os.TempDir() + "/arena-bot-", "arena-sandbox", "process_api"}
+	var list []string
+	for _, f := range forbidden {
+		list = append(list, quote(f))
+	}
+	write(t, dir, "bot.py", `found = []
+for f in ("/proc/self/mountinfo", "/proc/self/cgroup"):
+    text = open(f).read()
+    for bad in [`+strings.Join(list, ", ")+`]:
+        if bad in text:
+            found.append(f + " shows " + bad + ": " + text)
+class Bot:
+    def make_move(self, gamestate):
+        if found:
+            raise RuntimeError("LEAK " + " | ".join(found))
+        return "R"
+`)
+	o := play(t, dir, time.Second, sandbox.Limits{}, "4")
+	if len(o.res.Outcome.Faults) != 0 || strings.Contains(o.log, "LEAK") {
+		t.Fatalf("the bot sees host paths: %+v\n%s", o.res.Outcome.Faults, tail(o.log))
+	}
+}
