@@ -42,6 +42,21 @@ func (p *plan) config(spec Spec, l Limits, extra []string) (*initConfig, error) 
 	if err != nil {
 		return nil, err
 	}
+	// A runtime path under a path the sandbox puts something else at would vanish inside.
+	var inside []string
+	for _, m := range spec.Mounts {
+		inside = append(inside, filepath.Clean(m.At))
+	}
+	if cfg.WorkAt != spec.WorkDir {
+		inside = append(inside, cfg.WorkAt)
+	}
+	for _, b := range binds {
+		for _, at := range inside {
+			if within(b.Dst, at) || within(at, b.Dst) {
+				return nil, fmt.Errorf("%s is needed inside the sandbox but lies where the sandbox shows %s; move it (a runtime or virtual environment under %s cannot be used)", b.Dst, at, at)
+			}
+		}
+	}
 	for _, m := range spec.Mounts {
 		src, err := filepath.EvalSymlinks(m.Host)
 		if err != nil {

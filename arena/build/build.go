@@ -123,7 +123,7 @@ type step struct {
 }
 
 // buildAt is where a build's work dir appears inside its sandbox.
-const buildAt = "/build"
+const buildAt = "/run/build"
 
 // run runs a step in a sandbox and, when it succeeds, copies its out folder to dst.
 func (s step) run(o Options, dst string) error {

@@ -29,20 +29,20 @@ const recipeGo = "go-3"
 // without a go.mod of its own becomes module arenabot; either way the arena's module resolves
 // to the kit, and nothing is fetched (GOPROXY=off) unless the organiser allows the network.
 const goScript = `set -e
-cp -R /src /build/src
-chmod -R u+w /build/src
-cd /build/src
+cp -R /run/src /run/build/src
+chmod -R u+w /run/build/src
+cd /run/build/src
 if [ ! -f go.mod ]; then
   printf 'module arenabot\n\ngo %s\n\nrequire ` + Module + ` v0.0.0\n' "$ARENA_GO_LANG" > go.mod
-  cp /kit/go.sum go.sum
+  cp /run/kit/go.sum go.sum
 fi
-go mod edit -replace ` + Module + `=/kit
+go mod edit -replace ` + Module + `=/run/kit
 name=$(go list -f '{{.Name}}' "./$ARENA_GO_PKG")
 if [ "$name" != main ]; then
   echo "the Go package in this folder is package $name, not package main: give the directory of the bot's command (for example bots/dynamite/cmd/paper)" >&2
   exit 2
 fi
-exec go build -trimpath -o /build/out/bot "./$ARENA_GO_PKG"
+exec go build -trimpath -o /run/build/out/bot "./$ARENA_GO_PKG"
 `
 
 // Toolchain is the host's Go installation: its root, module cache and version, asked once
@@ -253,9 +253,9 @@ func warmCache(o Options, tc Toolchain, kit Kit) (string, error) {
 	wo.Limits.DiskBytes = max(wo.Limits.DiskBytes, 4<<30)
 	s := step{
 		name: "warm the Go cache", bot: "the arena's Go source", path: "/bin/sh",
-		args: []string{"-c", "cd /kit && go build -mod=readonly -trimpath ./..."},
+		args: []string{"-c", "cd /run/kit && go build -mod=readonly -trimpath ./..."},
 		env:  goEnv(tc, o.CGO, false), view: goView(tc),
-		mounts: []sandbox.Mount{{Host: kit.Dir, At: "/kit"}},
+		mounts: []sandbox.Mount{{Host: kit.Dir, At: "/run/kit"}},
 		out:    "gocache",
 	}
 	if err := s.run(wo, dir); err != nil {
@@ -332,7 +332,7 @@ func Go(o Options, b GoBot, store string) (Artefact, error) {
 		s := step{
 			name: "go build", bot: bot, path: "/bin/sh", args: []string{"-c", goScript},
 			env: append(goEnv(tc, o.CGO, o.Network), "ARENA_GO_PKG="+pkg), view: goView(tc),
-			mounts: []sandbox.Mount{{Host: snap.Dir, At: "/src"}, {Host: kit.Dir, At: "/kit"}},
+			mounts: []sandbox.Mount{{Host: snap.Dir, At: "/run/src"}, {Host: kit.Dir, At: "/run/kit"}},
 			out:    "out",
 		}
 		if sandbox.OverlaysWork() {

@@ -34,8 +34,8 @@ func PythonDeps(o Options, bot string, snap submission.Snapshot, rt *sandbox.Run
 		return Artefact{}, fmt.Errorf("%w: %s carries %s; give a folder of wheels to install from (--wheels DIR) or allow network for builds (--build-network)", ErrNoSource, bot, Requirements)
 	}
 	args := []string{"-I", "-m", "pip", "install", "--no-input", "--disable-pip-version-check", "--no-cache-dir",
-		"--no-warn-script-location", "--only-binary", ":all:", "--target", buildAt + "/out/site", "-r", "/src/" + Requirements}
-	mounts := []sandbox.Mount{{Host: snap.Dir, At: "/src"}}
+		"--no-warn-script-location", "--only-binary", ":all:", "--target", buildAt + "/out/site", "-r", "/run/src/" + Requirements}
+	mounts := []sandbox.Mount{{Host: snap.Dir, At: "/run/src"}}
 	wheels := ""
 	if o.Wheels != "" {
 		abs, err := filepath.Abs(o.Wheels)
@@ -45,8 +45,8 @@ func PythonDeps(o Options, bot string, snap submission.Snapshot, rt *sandbox.Run
 		if st, err := os.Stat(abs); err != nil || !st.IsDir() {
 			return Artefact{}, fmt.Errorf("%w: the wheel folder %s is not a folder (--wheels)", ErrNoSource, o.Wheels)
 		}
-		args = append(args, "--no-index", "--find-links", "/wheels")
-		mounts = append(mounts, sandbox.Mount{Host: abs, At: "/wheels"})
+		args = append(args, "--no-index", "--find-links", "/run/wheels")
+		mounts = append(mounts, sandbox.Mount{Host: abs, At: "/run/wheels"})
 		wheels = HashFiles(abs)
 	}
 	view := append([]string{}, rt.ReadOnly...)

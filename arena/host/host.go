@@ -96,7 +96,7 @@ type Command struct {
 
 // WorkInside is where a bot sees its private work dir (socket dir, TMPDIR, HOME), so no path
 // of the arena's state shows in its view.
-const WorkInside = "/work"
+const WorkInside = "/run/bot"
 
 // workPaths translates between a bot's work dir on the host and inside its sandbox.
 type workPaths struct{ host, inside string }
