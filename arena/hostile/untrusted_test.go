@@ -266,3 +266,21 @@ class Bot:
 		t.Fatalf("the bot sees host paths: %+v\n%s", o.res.Outcome.Faults, tail(o.log))
 	}
 }
+
+// The rule for local authoring: a file is a bot on its own; its folder, given instead, brings
+// the helper modules beside it. The single file's fault says so.
+func TestSingleFileSeesOnlyItself(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	write(t, dir, "helper.py", "MOVE = 'R'\n")
+	file := write(t, dir, "bot.py", "import helper\nclass Bot:\n    def make_move(self, gamestate):\n        return helper.MOVE\n")
+	_, err := players.Launch(context.Background(), resolver, []string{file}, host.Options{StartTimeout: 20 * time.Second})
+	if err == nil || !strings.Contains(err.Error(), "No module named 'helper'") || !strings.Contains(err.Error(), "give the folder") {
+		t.Fatalf("a single file importing its neighbour: %v", err)
+	}
+	procs, err := players.Launch(context.Background(), resolver, []string{dir}, host.Options{StartTimeout: 20 * time.Second})
+	if err != nil {
+		t.Fatalf("the folder does not bring its helper module: %v", err)
+	}
+	players.CloseAll(procs)
+}

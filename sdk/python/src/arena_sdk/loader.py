@@ -237,7 +237,16 @@ def load(spec: str) -> LoadedBot:
         raise LoadError(f"cannot import {raw_path} as a Python module")
     module = importlib.util.module_from_spec(spec_)
     sys.modules[bot.module_name] = module
-    spec_.loader.exec_module(module)  # user code runs here; its exceptions propagate
+    try:
+        spec_.loader.exec_module(module)  # user code runs here; its exceptions propagate
+    except ModuleNotFoundError as e:
+        if hasattr(e, "add_note"):
+            e.add_note(
+                f"arena: a bot given as one file sees only that file. If {e.name!r} is a module of "
+                "yours, put it beside bot.py in a folder and give the folder; if it is a package, "
+                "list it in requirements.txt in that folder."
+            )
+        raise
     loaded.module = module
 
     if class_name is not None and not isinstance(getattr(module, class_name, None), type):
