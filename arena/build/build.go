@@ -145,7 +145,7 @@ func (s step) run(o Options, dst string) error {
 		Dir: buildAt, ReadOnly: s.view, Mounts: s.mounts, Overlays: s.overlay,
 		WorkDir: work, WorkAt: buildAt, Limits: o.Limits, Network: o.Network, Strict: o.Strict,
 	}
-	if spec.WorkAt = buildAt; sandbox.WorkPathInside(spec) != buildAt {
+	if sandbox.WorkPathInside(spec) != buildAt {
 		// Without a mount namespace the work dir keeps its host path: name that instead.
 		for i, e := range spec.Env {
 			spec.Env[i] = strings.ReplaceAll(e, buildAt, work)

@@ -349,9 +349,9 @@ func Go(o Options, b GoBot, store string) (Artefact, error) {
 	})
 }
 
-// HashFiles names a folder's content by its files' names, sizes and modification times (a
+// hashFiles names a folder's content by its files' names, sizes and modification times (a
 // wheel folder, which is the organiser's, not a submission).
-func HashFiles(dir string) string {
+func hashFiles(dir string) string {
 	h := sha256.New()
 	_ = filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
 		if err == nil && info.Mode().IsRegular() {

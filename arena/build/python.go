@@ -47,7 +47,7 @@ func PythonDeps(o Options, bot string, snap submission.Snapshot, rt *sandbox.Run
 		}
 		args = append(args, "--no-index", "--find-links", "/run/wheels")
 		mounts = append(mounts, sandbox.Mount{Host: abs, At: "/run/wheels"})
-		wheels = HashFiles(abs)
+		wheels = hashFiles(abs)
 	}
 	view := append([]string{}, rt.ReadOnly...)
 	if o.Network {
