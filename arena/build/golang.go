@@ -7,13 +7,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/botarena/arena/arena/submission"
 	"github.com/botarena/arena/sandbox"
@@ -148,59 +148,21 @@ func LoadKit(root, store string) (Kit, error) {
 	if k, ok := kitCache[root]; ok {
 		return k, nil
 	}
-	tmp, err := os.MkdirTemp("", "arena-kit-")
-	if err != nil {
-		return Kit{}, err
+	keep := func(rel string, dir bool) bool {
+		name := filepath.Base(rel)
+		if dir {
+			return !strings.HasPrefix(name, "_") && name != "testdata" && !exists(filepath.Join(root, rel, "go.mod"))
+		}
+		return rel == "go.mod" || rel == "go.sum" || (strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go"))
 	}
-	defer os.RemoveAll(tmp)
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if p != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || exists(filepath.Join(p, "go.mod"))) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		rel, _ := filepath.Rel(root, p)
-		keep := rel == "go.mod" || rel == "go.sum" || (strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go"))
-		if !keep || !d.Type().IsRegular() {
-			return nil
-		}
-		return linkOrCopy(p, filepath.Join(tmp, rel))
-	})
+	snap, err := submission.Take(submission.Source{Arg: "the arena's Go source", Root: root}, store,
+		submission.Limits{Files: 20000, Bytes: 256 << 20, Keep: keep})
 	if err != nil {
 		return Kit{}, fmt.Errorf("copy the arena's Go source from %s: %w", root, err)
-	}
-	snap, err := submission.Take(submission.Source{Arg: "the arena's Go source", Root: tmp}, store, submission.Limits{Files: 20000, Bytes: 256 << 20})
-	if err != nil {
-		return Kit{}, err
 	}
 	k := Kit{Source: root, Snapshot: snap}
 	kitCache[root] = k
 	return k, nil
-}
-
-func linkOrCopy(src, dst string) error {
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.Create(dst)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
@@ -234,18 +196,18 @@ func goView(tc Toolchain) []string {
 // built once per toolchain and kit from the arena's own code (no submission), in a sandbox
 // like any build. Builds see it through a private overlay; where overlays are impossible
 // (not root) they write into it directly, which the degraded sandbox reports.
-func warmCache(o Options, tc Toolchain, kit Kit) (string, error) {
-	dir := filepath.Join(o.Cache, "gocache-"+key(tc.Version, kit.Hash, fmt.Sprint(o.CGO)))
+func warmCache(o Options, tc Toolchain, kit Kit) (dir string, fresh bool, err error) {
+	dir = filepath.Join(o.Cache, "gocache-"+key(tc.Version, kit.Hash, fmt.Sprint(o.CGO)))
 	if exists(filepath.Join(dir, "ready")) {
-		return dir, nil
+		return dir, false, nil
 	}
 	unlock, err := lock(dir + ".lock")
 	if err != nil {
-		return "", err
+		return "", false, err
 	}
 	defer unlock()
 	if exists(filepath.Join(dir, "ready")) {
-		return dir, nil
+		return dir, false, nil
 	}
 	_ = os.RemoveAll(dir)
 	wo := o
@@ -259,7 +221,7 @@ func warmCache(o Options, tc Toolchain, kit Kit) (string, error) {
 		out:    "gocache",
 	}
 	if err := s.run(wo, dir); err != nil {
-		return "", err
+		return "", false, err
 	}
 	// Builds add entries through an overlay as their own uid: the folders must let them.
 	if err := filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
@@ -271,13 +233,31 @@ func warmCache(o Options, tc Toolchain, kit Kit) (string, error) {
 		}
 		return os.Chmod(p, 0o666)
 	}); err != nil {
-		return "", err
+		return "", false, err
 	}
 	if err := os.WriteFile(filepath.Join(dir, "ready"), nil, 0o644); err != nil {
-		return "", err
+		return "", false, err
 	}
 	pruneCaches(o.Cache, filepath.Base(dir))
-	return dir, nil
+	return dir, true, nil
+}
+
+func goPrefix(kit Kit) string { return "go-" + kit.Hash[:12] + "-" }
+
+// pruneArtefacts removes Go binaries built more than an hour ago against other kits: the
+// files store is memory (a tmpfs), and every edit of the arena's Go source makes a new kit. The
+// hour leaves alone another checkout's tournament that is still using its own.
+func pruneArtefacts(store, keep string) {
+	old, _ := filepath.Glob(filepath.Join(store, "art", "go-*"))
+	for _, p := range old {
+		b := filepath.Base(p)
+		if strings.HasPrefix(b, keep) || strings.HasSuffix(b, ".lock") {
+			continue
+		}
+		if st, err := os.Stat(p); err == nil && time.Since(st.ModTime()) > time.Hour {
+			_ = os.RemoveAll(p)
+		}
+	}
 }
 
 // pruneCaches removes older warmed caches (a kit changes with every edit of the arena).
@@ -323,11 +303,15 @@ func Go(o Options, b GoBot, store string) (Artefact, error) {
 	if pkg == "" {
 		pkg = "."
 	}
-	k := key(recipeGo, snap.Hash, pkg, kit.Hash, tc.Version, fmt.Sprint(o.CGO), fmt.Sprint(o.Network))
+	// The kit's hash leads the key, so artefacts of older kits can be found and removed.
+	k := goPrefix(kit) + key(recipeGo, snap.Hash, pkg, kit.Hash, tc.Version, fmt.Sprint(o.CGO), fmt.Sprint(o.Network))
 	return cached(store, k, func(dst string) error {
-		cache, err := warmCache(o, tc, kit)
+		cache, fresh, err := warmCache(o, tc, kit)
 		if err != nil {
 			return err
+		}
+		if fresh {
+			pruneArtefacts(store, goPrefix(kit))
 		}
 		s := step{
 			name: "go build", bot: bot, path: "/bin/sh", args: []string{"-c", goScript},

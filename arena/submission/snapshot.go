@@ -16,6 +16,9 @@ import (
 type Limits struct {
 	Files int   // number of files
 	Bytes int64 // their total size
+	// Keep, when set, chooses the files and folders (relative paths) a snapshot of a folder
+	// takes; the arena uses it for its own source (the Go kit), never for a submission.
+	Keep func(rel string, dir bool) bool
 }
 
 // DefaultLimits are generous for source code and small models, and stop a folder that is a
@@ -110,6 +113,12 @@ func list(root string, lim Limits) ([]file, error) {
 			return nil
 		}
 		rel, _ := filepath.Rel(root, p)
+		if lim.Keep != nil && !lim.Keep(rel, d.IsDir()) {
+			if d.IsDir() {
+				return filepath.SkipDir
+			}
+			return nil
+		}
 		info, err := d.Info()
 		if err != nil {
 			return err
