@@ -39,6 +39,9 @@ type Resolver struct {
 	Build build.Options
 	// Snapshot bounds what a submission may hold.
 	Snapshot submission.Limits
+	// Authoring is local authoring (arena play): a .py file brings the .py modules beside it.
+	// Off for contests, where a loose file in a folder of submissions is alone.
+	Authoring bool
 
 	mu   sync.Mutex
 	done map[string]*prepared
@@ -86,6 +89,7 @@ func (r *Resolver) prepare(arg string) (Prepared, error) {
 	if err != nil {
 		return Prepared{}, err
 	}
+	src.Siblings = r.Authoring
 	store, err := sandbox.FilesDir()
 	if err != nil {
 		return Prepared{}, err

@@ -59,7 +59,7 @@ func buildFlags(cmd *cobra.Command) func(strict bool) *botspec.Resolver {
 	f.BoolVar(&cgo, "cgo", false, "build Go bots with cgo (still in the build sandbox)")
 	f.StringVar(&wheels, "wheels", "", "folder of Python wheels a bot's requirements.txt installs from")
 	return func(strict bool) *botspec.Resolver {
-		return &botspec.Resolver{Build: build.Options{
+		return &botspec.Resolver{Authoring: cmd.Name() == "play", Build: build.Options{
 			Limits: sandbox.Limits{MemoryBytes: memMiB << 20, Processes: procs, CPUSeconds: cpuSecs,
 				DiskBytes: diskMiB << 20, WallTime: wall},
 			Network: network, CGO: cgo, Wheels: wheels, Strict: strict,

@@ -25,7 +25,8 @@ import (
 const root = "../.."
 
 var (
-	resolver = &botspec.Resolver{}
+	// The seeds' bot files import helper modules beside them: local authoring, as arena play.
+	resolver = &botspec.Resolver{Authoring: true}
 	// sdkSrc is this checkout's Python SDK: the bots run it rather than whatever copy pip
 	// installed last, so the test checks the code next to it.
 	sdkSrc string

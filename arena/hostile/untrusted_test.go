@@ -283,4 +283,14 @@ func TestSingleFileSeesOnlyItself(t *testing.T) {
 		t.Fatalf("the folder does not bring its helper module: %v", err)
 	}
 	players.CloseAll(procs)
+	// Local authoring (arena play): the file brings the .py modules beside it, nothing else.
+	write(t, dir, "notes.txt", "not a module")
+	p, err := (&botspec.Resolver{Authoring: true}).Prepare(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ents, _ := os.ReadDir(p.Snapshot.Dir)
+	if len(ents) != 2 || ents[0].Name() != "bot.py" || ents[1].Name() != "helper.py" {
+		t.Fatalf("arena play's snapshot of a file holds %v, want bot.py and helper.py", ents)
+	}
 }

@@ -50,6 +50,9 @@ func Take(src Source, store string, lim Limits) (Snapshot, error) {
 		lim.Bytes = DefaultLimits.Bytes
 	}
 	files, err := list(src.Root, lim)
+	if err == nil && src.Siblings && src.Kind == Python {
+		files, err = withSiblings(files, src.Root, lim)
+	}
 	if err != nil {
 		return Snapshot{}, err
 	}
@@ -80,6 +83,37 @@ func Take(src Source, store string, lim Limits) (Snapshot, error) {
 		return Snapshot{}, fmt.Errorf("snapshot of %s: %w", src.Arg, err)
 	}
 	return snap, nil
+}
+
+// withSiblings adds the Python modules beside a single .py file (local authoring).
+func withSiblings(files []file, root string, lim Limits) ([]file, error) {
+	ents, err := os.ReadDir(filepath.Dir(root))
+	if err != nil {
+		return nil, err
+	}
+	var total int64
+	for _, f := range files {
+		if st, err := os.Stat(f.src); err == nil {
+			total += st.Size()
+		}
+	}
+	for _, e := range ents {
+		p := filepath.Join(filepath.Dir(root), e.Name())
+		if p == root || !strings.HasSuffix(e.Name(), ".py") || strings.HasPrefix(e.Name(), ".") || !e.Type().IsRegular() {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil {
+			return nil, err
+		}
+		total += info.Size()
+		if len(files) >= lim.Files || total > lim.Bytes {
+			return nil, fmt.Errorf("%w: %s and the Python modules beside it hold more than %d files or %d MiB; put the bot's own files in a folder and give the folder", ErrTooBig, root, lim.Files, lim.Bytes>>20)
+		}
+		files = append(files, file{src: p, rel: e.Name()})
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].rel < files[j].rel })
+	return files, nil
 }
 
 type file struct {

@@ -59,6 +59,9 @@ type Source struct {
 	// Class is the ClassName of a "file.py:ClassName" argument.
 	Class    string
 	Manifest *Manifest
+	// Siblings makes a single .py file's snapshot take the .py modules beside it too: local
+	// authoring (arena play), where the folder is the author's own. Never for a contest.
+	Siblings bool
 }
 
 // Parse classifies arg by the names of its files; it reads nothing but bot.json.

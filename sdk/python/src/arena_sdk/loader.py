@@ -242,7 +242,8 @@ def load(spec: str) -> LoadedBot:
     except ModuleNotFoundError as e:
         if hasattr(e, "add_note"):
             e.add_note(
-                f"arena: a bot given as one file sees only that file. If {e.name!r} is a module of "
+                f"arena: a bot sees only its own files; a file entered in a tournament is alone "
+                f"(arena play also shows the .py files beside it). If {e.name!r} is a module of "
                 "yours, put it beside bot.py in a folder and give the folder; if it is a package, "
                 "list it in requirements.txt in that folder."
             )
