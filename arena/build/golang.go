@@ -197,7 +197,9 @@ func goView(tc Toolchain) []string {
 // like any build. Builds see it through a private overlay; where overlays are impossible
 // (not root) they write into it directly, which the degraded sandbox reports.
 func warmCache(o Options, tc Toolchain, kit Kit) (dir string, fresh bool, err error) {
-	dir = filepath.Join(o.Cache, "gocache-"+key(tc.Version, kit.Hash, fmt.Sprint(o.CGO)))
+	// One warm cache, without cgo: a build with --cgo reuses what it can and compiles the rest
+	// in its own overlay.
+	dir = filepath.Join(o.Cache, "gocache-"+key(tc.Version, kit.Hash))
 	if exists(filepath.Join(dir, "ready")) {
 		return dir, false, nil
 	}
@@ -216,7 +218,7 @@ func warmCache(o Options, tc Toolchain, kit Kit) (dir string, fresh bool, err er
 	s := step{
 		name: "warm the Go cache", bot: "the arena's Go source", path: "/bin/sh",
 		args: []string{"-c", "cd /run/kit && go build -mod=readonly -trimpath ./..."},
-		env:  goEnv(tc, o.CGO, false), view: goView(tc),
+		env:  goEnv(tc, false, false), view: goView(tc),
 		mounts: []sandbox.Mount{{Host: kit.Dir, At: "/run/kit"}},
 		out:    "gocache",
 	}
