@@ -57,6 +57,10 @@ func PythonDeps(o Options, bot string, snap submission.Snapshot, rt *sandbox.Run
 	return cached(store, k, func(dst string) error {
 		s := step{name: "pip install", bot: bot, path: rt.Exe, args: args, view: view, mounts: mounts, out: "out",
 			env: []string{"PATH=/usr/local/bin:/usr/bin:/bin", "PIP_NO_COLOR=1"}}
-		return s.run(o, dst)
+		if err := s.run(o, dst); err != nil {
+			return err
+		}
+		// An empty requirements.txt installs nothing; the bot still gets its (empty) /deps.
+		return os.MkdirAll(filepath.Join(dst, "site"), 0o755)
 	})
 }
