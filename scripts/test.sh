@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test on a fresh machine: installs what the tests need (Go modules, the Python SDK
-# with its test dependencies), checks that generated code is fresh, then runs vet, the Go tests
-# and the Python tests.
+# with its test dependencies), checks that generated code is fresh and that the wire contract
+# has no breaking change against main (buf breaking), then runs vet, the Go tests, mypy on the
+# Python SDK and the Python tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -28,6 +29,9 @@ if [ -n "$(git status --porcelain -- proto sdk/python/src/arena_sdk/_pb)" ]; the
   echo "generated files are missing from git: run scripts/generate.sh and commit the result" >&2
   exit 1
 fi
+
+step "wire contract: no breaking change against main (scripts/breaking.sh)"
+scripts/breaking.sh
 
 step "gofmt and go vet"
 bad=$(gofmt -l $(git ls-files '*.go' | grep -v '\.pb\.go$'))
