@@ -27,7 +27,10 @@ if [ -z "$base" ]; then
       break
     fi
   done
-  if [ -z "$base" ] || [ "$base" = "$(git rev-parse HEAD)" ]; then
+  if [ -z "$base" ]; then
+    base=HEAD~1
+    how="the previous commit (no origin/main or main in this clone)"
+  elif [ "$base" = "$(git rev-parse HEAD)" ]; then
     base=HEAD~1
     how="the previous commit (HEAD is main)"
   fi
