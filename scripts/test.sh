@@ -45,5 +45,10 @@ step "Go fuzz: the host's handling of bot answers, briefly"
 go test -run='^$' -fuzz=FuzzBotAnswers -fuzztime=20s ./arena/hostile
 go test -run='^$' -fuzz=FuzzTraceback -fuzztime=5s ./arena/bounded
 
+step "mypy on the Python SDK (strict; settings in sdk/python/pyproject.toml)"
+py=$ARENA_PYTHON
+case $py in /*) ;; */*) py=$PWD/$py ;; esac
+(cd sdk/python && "$py" -m mypy)
+
 step "Python tests"
 "$ARENA_PYTHON" -m pytest -q sdk/python/tests
