@@ -19,7 +19,7 @@ func Turns(w io.Writer) Visit {
 			seats = eng.Seats()
 		}
 		b.Reset()
-		fmt.Fprintf(&b, "%5d ", st.N)
+		fmt.Fprintf(&b, "%5d", st.N)
 		for _, a := range answers {
 			b.WriteByte(' ')
 			name := fmt.Sprint("seat", a.Seat)

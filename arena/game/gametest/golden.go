@@ -90,7 +90,15 @@ func PlaythroughText(spec game.Spec, p Playthrough) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	rec.Rec.Outcome = &res.Outcome
+	// Wall times are not part of a playthrough: the text is replayed with every answer taking
+	// no time, so that a loaded machine cannot move a chess clock (the auction's table shows
+	// it). Its outcome must still be the live match's, bar that table.
+	for i := range rec.Rec.Steps {
+		for j := range rec.Rec.Steps[i].Answers {
+			a := &rec.Rec.Steps[i].Answers[j]
+			a.Elapsed, a.CPU, a.Memory = 0, 0, 0
+		}
+	}
 	// Through the file format, as `arena replay FILE` reads it.
 	b, err := json.Marshal(rec.Rec)
 	if err != nil {
@@ -101,8 +109,14 @@ func PlaythroughText(spec game.Spec, p Playthrough) ([]byte, error) {
 		return nil, err
 	}
 	var out bytes.Buffer
-	if _, err := replay.Text(&out, back); err != nil {
+	o, err := replay.Text(&out, back)
+	if err != nil {
 		return nil, err
+	}
+	live, again := fmt.Sprintf("%s %+v %+v", res.Outcome.Summary, res.Outcome.Players, res.Outcome.Faults),
+		fmt.Sprintf("%s %+v %+v", o.Summary, o.Players, o.Faults)
+	if live != again {
+		return nil, fmt.Errorf("%w: the match played %s; its replay %s", replay.ErrMismatch, live, again)
 	}
 	return out.Bytes(), nil
 }
