@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs every test on a fresh machine: installs what the tests need (Go modules, the Python SDK
-# with its test dependencies), checks that generated code is fresh, then runs vet, the Go tests
-# and the Python tests.
+# with its test dependencies), checks that generated code is fresh and that the wire contract
+# has no breaking change against main (buf breaking), then runs vet, the Go tests, mypy on the
+# Python SDK and the Python tests.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -29,6 +30,9 @@ if [ -n "$(git status --porcelain -- proto sdk/python/src/arena_sdk/_pb)" ]; the
   exit 1
 fi
 
+step "wire contract: no breaking change against main (scripts/breaking.sh)"
+scripts/breaking.sh
+
 step "gofmt and go vet"
 bad=$(gofmt -l $(git ls-files '*.go' | grep -v '\.pb\.go$'))
 if [ -n "$bad" ]; then echo "gofmt needed: $bad" >&2; exit 1; fi
@@ -40,6 +44,11 @@ go test -count=1 -timeout 12m ./...
 step "Go fuzz: the host's handling of bot answers, briefly"
 go test -run='^$' -fuzz=FuzzBotAnswers -fuzztime=20s ./arena/hostile
 go test -run='^$' -fuzz=FuzzTraceback -fuzztime=5s ./arena/bounded
+
+step "mypy on the Python SDK (strict; settings in sdk/python/pyproject.toml)"
+py=$ARENA_PYTHON
+case $py in /*) ;; */*) py=$PWD/$py ;; esac
+(cd sdk/python && "$py" -m mypy)
 
 step "Python tests"
 "$ARENA_PYTHON" -m pytest -q sdk/python/tests

@@ -6,7 +6,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/replay"
 )
 
@@ -23,19 +22,9 @@ func newReplay() *cobra.Command {
 			}
 			out := cmd.OutOrStdout()
 			fmt.Fprintf(out, "%s %s: %s (seed %d)\n", rec.Game, rec.MatchID, strings.Join(rec.Bots, " vs "), rec.Config.Seed)
-			var seats []game.Seat
-			visit := func(st replay.Step, eng game.Engine, answers []game.Answer) {
-				if seats == nil {
-					seats = eng.Seats()
-				}
-				if quiet {
-					return
-				}
-				parts := make([]string, len(answers))
-				for i, a := range answers {
-					parts[i] = fmt.Sprintf("%s=%s", seats[a.Seat].Name, replay.ActionText(a))
-				}
-				fmt.Fprintf(out, "%5d  %s\n", st.N, strings.Join(parts, "  "))
+			var visit replay.Visit
+			if !quiet {
+				visit = replay.Turns(out)
 			}
 			o, err := replay.Run(rec, visit)
 			if err != nil {

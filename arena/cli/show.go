@@ -11,7 +11,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/replay"
 	"github.com/botarena/arena/arena/store"
@@ -202,19 +201,9 @@ func showMatch(cmd *cobra.Command, st *store.Store, t store.Tournament, cfg tour
 	if err != nil {
 		return err
 	}
-	var seats []game.Seat
-	visit := func(s replay.Step, eng game.Engine, answers []game.Answer) {
-		if !turns {
-			return
-		}
-		if seats == nil {
-			seats = eng.Seats()
-		}
-		parts := make([]string, len(answers))
-		for i, a := range answers {
-			parts[i] = fmt.Sprintf("%s=%s", seats[a.Seat].Name, replay.ActionText(a))
-		}
-		fmt.Fprintf(out, "%5d  %s\n", s.N, strings.Join(parts, "  "))
+	var visit replay.Visit
+	if turns {
+		visit = replay.Turns(out)
 	}
 	if _, err := replay.Run(rec, visit); err != nil {
 		return fmt.Errorf("match %s: %w", m.MatchID, err)

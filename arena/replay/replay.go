@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
 
 	"github.com/botarena/arena/arena/game"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
@@ -187,12 +188,18 @@ func Run(rec *Record, visit Visit) (game.Outcome, error) {
 	return out, nil
 }
 
-// ActionText is a compact text of an answer for turn-by-turn printing.
+// ActionText is a compact text of an answer for turn-by-turn printing: the action without
+// its step (the turn's own number), or FAULT and its kind.
 func ActionText(a game.Answer) string {
 	if a.Fault != nil {
 		return "FAULT " + a.Fault.Kind.String()
 	}
-	b, err := protojson.MarshalOptions{}.Marshal(a.Action)
+	act := a.Action
+	if act.GetStep() != 0 {
+		act = proto.Clone(act).(*arenav1.ActResponse)
+		act.Step = 0
+	}
+	b, err := protojson.MarshalOptions{}.Marshal(act)
 	if err != nil {
 		return "?"
 	}

@@ -8,10 +8,13 @@ import (
 
 // Random is the seed's RandomBot: with $1 or less it bids all it has, otherwise a uniform
 // random bid from 1 up to (not including) its money, like Python's random.randrange(1, money).
-func Random() sdk.Bot {
+func Random() sdk.Bot { return RandomSeeded(rand.Uint64()) }
+
+// RandomSeeded is Random with a fixed seed, for reproducible tests.
+func RandomSeeded(seed uint64) sdk.Bot {
 	return sdk.Bot{Name: "random", Author: "house", Version: "1",
 		Bidding: func() sdk.BiddingPlayer {
-			r := rand.New(rand.NewPCG(rand.Uint64(), 1))
+			r := rand.New(rand.NewPCG(seed, 1))
 			return sdk.BiddingFunc(func(s *sdk.BiddingState) int {
 				if s.OwnMoney <= 1 {
 					return s.OwnMoney

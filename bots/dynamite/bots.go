@@ -23,10 +23,13 @@ func Paper() sdk.Bot {
 }
 
 // Dynamite plays its 100 dynamite first, then random R, P or S (the seed's dynamite bot).
-func Dynamite() sdk.Bot {
+func Dynamite() sdk.Bot { return DynamiteSeeded(rand.Uint64()) }
+
+// DynamiteSeeded is Dynamite with a fixed seed, for reproducible tests.
+func DynamiteSeeded(seed uint64) sdk.Bot {
 	return sdk.Bot{Name: "dynamite", Author: "house", Version: "1",
 		Dynamite: func() sdk.DynamitePlayer {
-			r := rand.New(rand.NewPCG(rand.Uint64(), 1))
+			r := rand.New(rand.NewPCG(seed, 1))
 			return sdk.DynamiteFunc(func(s *sdk.DynamiteState) sdk.DynamiteMove {
 				if s.OwnDynamiteLeft > 0 {
 					return sdk.Dynamite
@@ -39,9 +42,12 @@ func Dynamite() sdk.Bot {
 // BeatLast is the strong baseline: it counts what the opponent played after each of its own
 // recent moves and answers the likeliest, saves dynamite for rolled-over stakes, and throws
 // water when the opponent tends to dynamite big stakes.
-func BeatLast() sdk.Bot {
+func BeatLast() sdk.Bot { return BeatLastSeeded(rand.Uint64()) }
+
+// BeatLastSeeded is BeatLast with a fixed seed, for reproducible tests.
+func BeatLastSeeded(seed uint64) sdk.Bot {
 	return sdk.Bot{Name: "beatlast", Author: "house", Version: "1",
-		Dynamite: func() sdk.DynamitePlayer { return &beatLast{r: rand.New(rand.NewPCG(rand.Uint64(), 2))} }}
+		Dynamite: func() sdk.DynamitePlayer { return &beatLast{r: rand.New(rand.NewPCG(seed, 2))} }}
 }
 
 type beatLast struct {

@@ -7,10 +7,13 @@ import (
 )
 
 // Random plays a uniformly random legal move (the house's version of the seed's example).
-func Random() sdk.Bot {
+func Random() sdk.Bot { return RandomSeeded(rand.Uint64()) }
+
+// RandomSeeded is Random with a fixed seed, for reproducible tests.
+func RandomSeeded(seed uint64) sdk.Bot {
 	return sdk.Bot{Name: "random", Author: "house", Version: "1",
 		Finger: func() sdk.FingerPlayer {
-			r := rand.New(rand.NewPCG(rand.Uint64(), 1))
+			r := rand.New(rand.NewPCG(seed, 1))
 			return sdk.FingerFunc(func(s *sdk.FingerState) sdk.FingerMove {
 				moves := s.LegalMoves()
 				return moves[r.IntN(len(moves))]
@@ -21,9 +24,13 @@ func Random() sdk.Bot {
 // Strong plays the solved game: from a won position it takes the fastest win; from a drawn one
 // it keeps the draw with the move that leaves the opponent the most losing replies; from a lost
 // one it stalls as long as it can, again preferring traps.
-func Strong() sdk.Bot {
+func Strong() sdk.Bot { return StrongSeeded(rand.Uint64()) }
+
+// StrongSeeded is Strong with a fixed seed (it breaks ties between equal moves at random),
+// for reproducible tests.
+func StrongSeeded(seed uint64) sdk.Bot {
 	return sdk.Bot{Name: "strong", Author: "house", Version: "1",
-		Finger: func() sdk.FingerPlayer { return &strong{t: table(), r: rand.New(rand.NewPCG(rand.Uint64(), 2))} }}
+		Finger: func() sdk.FingerPlayer { return &strong{t: table(), r: rand.New(rand.NewPCG(seed, 2))} }}
 }
 
 type strong struct {

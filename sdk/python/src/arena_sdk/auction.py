@@ -128,7 +128,7 @@ def to_bid(value: object) -> float:
     """Checks a bid: any real number (the engine turns negatives, fractions and bids above the
     bot's money into 0). Raises InvalidAnswer for anything else."""
     if type(value) is int or type(value) is float:
-        return value  # type: ignore[return-value]
+        return value
     if isinstance(value, bool) or not isinstance(value, numbers.Real):
         raise InvalidAnswer(f"bid() returned {describe_value(value)}, not a number")
     return float(value)

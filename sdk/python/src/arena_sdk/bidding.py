@@ -139,14 +139,14 @@ def to_bid(value: object) -> int:
     elif isinstance(value, bool) or value is None:
         raise InvalidAnswer(f"bid() returned {describe_value(value)}, not a whole number of dollars")
     elif hasattr(value, "__index__"):
-        number = value.__index__()  # type: ignore[union-attr]
+        number = value.__index__()
     elif isinstance(value, float) and value.is_integer():
         number = int(value)
     else:
         raise InvalidAnswer(f"bid() returned {describe_value(value)}, not a whole number of dollars")
     if not -(2**63) <= number < 2**63:
         raise InvalidAnswer(f"bid() returned {number}, out of range")
-    return number  # type: ignore[return-value]
+    return number
 
 
 class _Seat(Seat):

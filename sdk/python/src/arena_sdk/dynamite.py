@@ -161,7 +161,7 @@ class _Seat(Seat):
         st._tick(req, now)
         m = self._move(st)
         try:
-            w = _TO_WIRE.get(m)  # type: ignore[call-overload]
+            w = _TO_WIRE.get(m)
         except TypeError:  # unhashable answer
             w = None
         if w is None:

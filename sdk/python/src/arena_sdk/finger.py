@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple, Union
+from typing import TYPE_CHECKING, ClassVar, Final, NamedTuple, Union, cast
 
 from arena_sdk._common import BotBase, Clock, InvalidAnswer, Outcome, SeatInfo, Seat, describe_value
 
@@ -192,7 +192,7 @@ def _count(n: object, move: object) -> int:
     rather than wrapping into a legal one."""
     if isinstance(n, bool) or not hasattr(n, "__index__"):
         raise InvalidAnswer(f"move() returned the switch {describe_value(move)}: counts must be whole numbers")
-    return max(-(2**31), min(2**31 - 1, n.__index__()))  # type: ignore[union-attr]
+    return max(-(2**31), min(2**31 - 1, cast(int, n.__index__())))
 
 
 def to_move(value: object) -> FingerMove:

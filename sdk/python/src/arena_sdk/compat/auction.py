@@ -16,7 +16,7 @@ import queue
 import sys
 import threading
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from arena_sdk import auction
 
@@ -83,7 +83,7 @@ class Client:
             raise SystemExit(0)
         self.wealth_table = st["wealth_table"]
         self.finished = st["finished"]
-        return st
+        return cast("dict[str, Any]", st)
 
     def close(self) -> None:
         pass

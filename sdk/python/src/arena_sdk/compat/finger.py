@@ -9,7 +9,7 @@ getters are pointed at the arena's state of the current game.
 from __future__ import annotations
 
 import enum
-from typing import Any
+from typing import Any, cast
 
 from arena_sdk import finger
 from arena_sdk._common import InvalidAnswer, describe_value
@@ -69,5 +69,5 @@ def instance_name(module: Any, cls: type) -> str:
     """Name given to the file's module-level instance of cls, else the class name."""
     for obj in vars(module).values():
         if type(obj) is cls and isinstance(getattr(obj, "name", None), str):
-            return obj.name
+            return cast(str, getattr(obj, "name"))
     return cls.__name__

@@ -12,5 +12,5 @@ class Move(Enum):
     RIGHT_TO_LEFT = "RIGHT TO LEFT"
 
     @staticmethod
-    def SWITCH(left, right):
+    def SWITCH(left: int, right: int) -> tuple[int, int]:
         return (left, right)

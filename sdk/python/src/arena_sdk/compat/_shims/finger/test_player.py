@@ -1,6 +1,7 @@
 """The finger contest's ``test_player`` module (arena_sdk seed-compatibility shim)."""
 
 import random
+from typing import Any
 
 from generic_player import GenericPlayer
 from moves import Move
@@ -9,7 +10,7 @@ from moves import Move
 class TestPlayer(GenericPlayer):
     """Plays a random legal move."""
 
-    def move(self):
+    def move(self) -> Any:
         l, r = self.get_my_left(), self.get_my_right()
         ol, orr = self.get_opponent_left(), self.get_opponent_right()
         hits = [m for m, a, t in ((Move.LEFT_TO_LEFT, l, ol), (Move.LEFT_TO_RIGHT, l, orr),

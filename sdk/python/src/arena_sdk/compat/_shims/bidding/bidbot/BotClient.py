@@ -4,8 +4,10 @@
 script's ``main()`` and blocks until that seat's games end. host and port are ignored.
 """
 
+from typing import Any
+
 from arena_sdk.compat import bidding as _bridge
 
 
-def connect(host, port, username, bot):
+def connect(host: Any, port: Any, username: str, bot: Any) -> None:
     _bridge.connect(host, port, username, bot)
