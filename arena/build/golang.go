@@ -200,7 +200,10 @@ func warmCache(o Options, tc Toolchain, kit Kit) (dir string, fresh bool, err er
 	// One warm cache, without cgo: a build with --cgo reuses what it can and compiles the rest
 	// in its own overlay.
 	dir = filepath.Join(o.Cache, "gocache-"+key(tc.Version, kit.Hash))
-	if exists(filepath.Join(dir, "ready")) {
+	ready := filepath.Join(dir, "ready")
+	if exists(ready) {
+		now := time.Now()
+		_ = os.Chtimes(ready, now, now) // in use: pruneCaches leaves it alone
 		return dir, false, nil
 	}
 	unlock, err := lock(dir + ".lock")
@@ -262,11 +265,16 @@ func pruneArtefacts(store, keep string) {
 	}
 }
 
-// pruneCaches removes older warmed caches (a kit changes with every edit of the arena).
+// pruneCaches removes warmed caches not used for an hour (a kit changes with every edit of the
+// arena; another checkout's tournament may still be using its own).
 func pruneCaches(dir, keep string) {
 	old, _ := filepath.Glob(filepath.Join(dir, "gocache-*"))
 	sort.Strings(old)
 	for _, p := range old {
+		st, err := os.Stat(filepath.Join(p, "ready"))
+		if err == nil && time.Since(st.ModTime()) < time.Hour {
+			continue
+		}
 		if b := filepath.Base(p); b != keep && !strings.HasSuffix(b, ".lock") {
 			if unlock, err := tryLock(p + ".lock"); err == nil {
 				_ = os.RemoveAll(p)
