@@ -4,21 +4,22 @@ import (
 	"math/rand/v2"
 
 	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/bidding"
 )
 
 // Random is the seed's RandomBot: with $1 or less it bids all it has, otherwise a uniform
 // random bid from 1 up to (not including) its money, like Python's random.randrange(1, money).
 func Random() sdk.Bot {
 	return sdk.Bot{Name: "random", Author: "house", Version: "1",
-		Bidding: func() sdk.BiddingPlayer {
+		Games: []sdk.Game{bidding.Play(func() bidding.Player {
 			r := rand.New(rand.NewPCG(rand.Uint64(), 1))
-			return sdk.BiddingFunc(func(s *sdk.BiddingState) int {
+			return bidding.Func(func(s *bidding.State) int {
 				if s.OwnMoney <= 1 {
 					return s.OwnMoney
 				}
 				return 1 + r.IntN(s.OwnMoney-1)
 			})
-		}}
+		})}}
 }
 
 // Strong is the house baseline. It first asks the solved table (solve.go) which bids force the
@@ -27,19 +28,19 @@ func Random() sdk.Bot {
 // plays the heuristic alone.
 func Strong() sdk.Bot {
 	return sdk.Bot{Name: "strong", Author: "house", Version: "1",
-		Bidding: func() sdk.BiddingPlayer {
+		Games: []sdk.Game{bidding.Play(func() bidding.Player {
 			// Solve the default game now, while the host opens the seat (it allows seconds),
 			// rather than on the first bid (which has a one-second deadline).
 			guaranteesFor(100, 10)
 			return &strong{}
-		}}
+		})}}
 }
 
 type strong struct {
 	bids []int
 }
 
-func (p *strong) Bid(s *sdk.BiddingState) int {
+func (p *strong) Bid(s *bidding.State) int {
 	h := pacedBid(s)
 	g := readyGuarantees(s.StartMoney, s.MaxRounds)
 	if g == nil || s.OwnMoney > g.money || s.OpponentMoney > g.money {
@@ -75,7 +76,7 @@ func abs(x int) int {
 // money, so once that price times the rounds still needed fits the purse the game is won:
 // bid it. Otherwise spread the money evenly over the rounds needed, never paying more than the
 // sure price; and when the game can no longer be won, spend only to stop the opponent.
-func pacedBid(s *sdk.BiddingState) int {
+func pacedBid(s *bidding.State) int {
 	need, threat := s.PlacesToWin(), s.PlacesToLose()
 	left := s.MaxRounds - s.Round + 1
 	if left <= 0 {
