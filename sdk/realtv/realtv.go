@@ -12,8 +12,8 @@ import (
 const Name = "realtv"
 
 // Setup describes one Real TV instance. A script's bot process hosts its 11 instances
-// (strengths 0..10) at once; Bot.Realtv is called once for each, and may share state between
-// them (the seed's bots kept class-level state).
+// (strengths 0..10) at once; the factory given to Play is called once for each, and may share
+// state between them (the seed's bots kept class-level state).
 type Setup struct {
 	// ID is the instance's id (10 upper-case letters and digits); Name is the script's name.
 	ID       string
