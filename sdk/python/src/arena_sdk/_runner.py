@@ -39,6 +39,7 @@ __all__ = ["COOKIE_KEY", "COOKIE_VALUE", "CORE_PROTOCOL_VERSION", "PROTOCOL_VERS
 MAX_WORKERS = 128
 _MAX_MESSAGE = 64 << 20
 
+
 def redirect_stdout() -> int:
     """Moves fd 1 and sys.stdout onto stderr; returns a private fd of the real stdout."""
     if sys.stdout is not None:
