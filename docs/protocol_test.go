@@ -37,6 +37,11 @@ import (
 	"github.com/botarena/arena/arena/players"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 	"github.com/botarena/arena/sdk"
+	sdkauction "github.com/botarena/arena/sdk/auction"
+	sdkbidding "github.com/botarena/arena/sdk/bidding"
+	sdkdynamite "github.com/botarena/arena/sdk/dynamite"
+	sdkfinger "github.com/botarena/arena/sdk/finger"
+	sdkrealtv "github.com/botarena/arena/sdk/realtv"
 )
 
 var update = flag.Bool("update", false, "rewrite the examples in protocol.md from the recorded messages")
@@ -144,65 +149,65 @@ func play(t *testing.T, gameName string, params map[string]string, bots ...sdk.B
 // The example bots: small, deterministic, legal.
 
 func dynamiteBot() sdk.Bot {
-	return sdk.Bot{Name: "cycler", Dynamite: func() sdk.DynamitePlayer {
-		return sdk.DynamiteFunc(func(s *sdk.DynamiteState) sdk.DynamiteMove {
-			m := []sdk.DynamiteMove{sdk.Rock, sdk.Paper, sdk.Dynamite, sdk.Scissors, sdk.Water}[(s.Round-1)%5]
-			if m == sdk.Dynamite && s.OwnDynamiteLeft == 0 {
-				m = sdk.Paper
+	return sdk.Bot{Name: "cycler", Games: []sdk.Game{sdkdynamite.Play(func() sdkdynamite.Player {
+		return sdkdynamite.Func(func(s *sdkdynamite.State) sdkdynamite.Move {
+			m := []sdkdynamite.Move{sdkdynamite.Rock, sdkdynamite.Paper, sdkdynamite.Dynamite, sdkdynamite.Scissors, sdkdynamite.Water}[(s.Round-1)%5]
+			if m == sdkdynamite.Dynamite && s.OwnDynamiteLeft == 0 {
+				m = sdkdynamite.Paper
 			}
 			return m
 		})
-	}}
+	})}}
 }
 
 func dynamiteRock() sdk.Bot {
-	return sdk.Bot{Name: "rocky", Dynamite: func() sdk.DynamitePlayer {
-		return sdk.DynamiteFunc(func(*sdk.DynamiteState) sdk.DynamiteMove { return sdk.Rock })
-	}}
+	return sdk.Bot{Name: "rocky", Games: []sdk.Game{sdkdynamite.Play(func() sdkdynamite.Player {
+		return sdkdynamite.Func(func(*sdkdynamite.State) sdkdynamite.Move { return sdkdynamite.Rock })
+	})}}
 }
 
 func fingerBot(name string, pick int) sdk.Bot {
-	return sdk.Bot{Name: name, Finger: func() sdk.FingerPlayer {
-		return sdk.FingerFunc(func(s *sdk.FingerState) sdk.FingerMove {
+	return sdk.Bot{Name: name, Games: []sdk.Game{sdkfinger.Play(func() sdkfinger.Player {
+		return sdkfinger.Func(func(s *sdkfinger.State) sdkfinger.Move {
 			legal := s.LegalMoves()
 			return legal[(pick+s.Round)%len(legal)]
 		})
-	}}
+	})}}
 }
 
-func biddingBot(name string, bid func(s *sdk.BiddingState) int) sdk.Bot {
-	return sdk.Bot{Name: name, Bidding: func() sdk.BiddingPlayer {
-		return sdk.BiddingFunc(func(s *sdk.BiddingState) int { return max(min(bid(s), s.OwnMoney), min(1, s.OwnMoney)) })
-	}}
+func biddingBot(name string, bid func(s *sdkbidding.State) int) sdk.Bot {
+	return sdk.Bot{Name: name, Games: []sdk.Game{sdkbidding.Play(func() sdkbidding.Player {
+		return sdkbidding.Func(func(s *sdkbidding.State) int { return max(min(bid(s), s.OwnMoney), min(1, s.OwnMoney)) })
+	})}}
 }
 
-func auctionBot(name string, bid func(s *sdk.AuctionState) int) sdk.Bot {
-	return sdk.Bot{Name: name, Auction: func() sdk.AuctionPlayer { return sdk.AuctionFunc(bid) }}
+func auctionBot(name string, bid func(s *sdkauction.State) int) sdk.Bot {
+	return sdk.Bot{Name: name, Games: []sdk.Game{sdkauction.Play(func() sdkauction.Player { return sdkauction.Func(bid) })}}
 }
 
 func realtvBot() sdk.Bot {
 	// A weak instance betrays (votes for itself) to get a share of the traitors' bounty; a
 	// strong one votes for the weakest other active player, in a tie vote the weakest of the tied.
-	weakestOther := func(ps map[string]*sdk.RealtvPlayerContext, me string) string {
-		var best *sdk.RealtvPlayerContext
-		for _, p := range sdk.Sorted(ps) {
+	weakestOther := func(ps map[string]*sdkrealtv.PlayerContext, me string) string {
+		var best *sdkrealtv.PlayerContext
+		for _, p := range sdkrealtv.Sorted(ps) {
 			if p.ID != me && (best == nil || p.Strength < best.Strength) {
 				best = p
 			}
 		}
-		return sdk.IDOf(best)
+		return sdkrealtv.IDOf(best)
 	}
-	return sdk.Bot{Name: "Weakling", Realtv: func(setup sdk.RealtvSetup) sdk.RealtvPlayer {
-		return sdk.RealtvFuncs{
-			Elimination: func(c *sdk.RealtvContext) string {
+	return sdk.Bot{Name: "Weakling", Games: []sdk.Game{sdkrealtv.Play(func(setup sdkrealtv.Setup) sdkrealtv.Player {
+		return sdkrealtv.Funcs{
+			Elimination: func(c *sdkrealtv.Context) string {
 				if setup.Strength < 5 {
 					return setup.ID
 				}
 				return weakestOther(c.ActivePlayers, setup.ID)
 			},
-			Tie: func(c *sdk.RealtvContext) string { return weakestOther(c.CurrentTies, setup.ID) },
+			Tie: func(c *sdkrealtv.Context) string { return weakestOther(c.CurrentTies, setup.ID) },
 		}
-	}}
+	})}}
 }
 
 // roundClocks rounds the auction's clock readings, which depend on how long each in-process
@@ -243,8 +248,8 @@ func examples(t *testing.T) map[string]proto.Message {
 	ex["finger/end"] = r.find(t, "end", 1, 0)
 
 	r = play(t, "bidding", map[string]string{"games": "2"},
-		biddingBot("steady", func(*sdk.BiddingState) int { return 12 }),
-		biddingBot("climber", func(s *sdk.BiddingState) int { return 8 + 2*s.Round }))
+		biddingBot("steady", func(*sdkbidding.State) int { return 12 }),
+		biddingBot("climber", func(s *sdkbidding.State) int { return 8 + 2*s.Round }))
 	ex["bidding/start"] = r.find(t, "start", 0, 0)
 	ex["bidding/act-1"] = r.find(t, "act", 0, 1)
 	ex["bidding/act-3"] = r.find(t, "act", 0, 3)
@@ -252,14 +257,14 @@ func examples(t *testing.T) map[string]proto.Message {
 	ex["bidding/end"] = r.find(t, "end", 0, 0)
 
 	r = play(t, "auction", map[string]string{"items": "12", "artists": "3", "required": "2"},
-		auctionBot("ann", func(s *sdk.AuctionState) int { return 7 }),
-		auctionBot("bob", func(s *sdk.AuctionState) int {
+		auctionBot("ann", func(s *sdkauction.State) int { return 7 }),
+		auctionBot("bob", func(s *sdkauction.State) int {
 			if s.Item == "t1" {
 				return 20
 			}
 			return 3
 		}),
-		auctionBot("cy", func(s *sdk.AuctionState) int { return 5 }))
+		auctionBot("cy", func(s *sdkauction.State) int { return 5 }))
 	ex["auction/start"] = r.find(t, "start", 0, 0)
 	ex["auction/act-1"] = roundClocks(r.find(t, "act", 0, 1))
 	ex["auction/act-2"] = roundClocks(r.find(t, "act", 0, 2))

@@ -110,9 +110,3 @@ func (r *Report) Write(w io.Writer) error {
 	_, err := io.WriteString(w, head+b.String())
 	return err
 }
-
-// WriteReport probes the machine and prints the report (for `arena sandbox check`). It
-// returns an error only when it cannot write.
-func WriteReport(w io.Writer) error {
-	return Probe().Write(w)
-}

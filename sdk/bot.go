@@ -7,45 +7,62 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"sync"
-	"time"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"github.com/botarena/arena/sdk/handshake"
+	"github.com/botarena/arena/sdk/internal/seat"
 )
 
 // Version is the SDK version reported to the host.
-const Version = "0.1.0"
+const Version = handshake.Version
 
-// Bot describes a bot and how to make a fresh player of each game it plays. Leave a game's
-// factory nil if the bot does not play it.
+// Bot describes a bot and the games it plays.
 type Bot struct {
 	Name    string
 	Author  string
 	Version string
 
-	Dynamite func() DynamitePlayer
-	Finger   func() FingerPlayer
-	Bidding  func() BiddingPlayer
-	Auction  func() AuctionPlayer
-	// Realtv makes one instance per seat; setup gives its strength and id.
-	Realtv func(setup RealtvSetup) RealtvPlayer
+	// Games holds one entry per game the bot plays, each made by that game's package:
+	// dynamite.Play(newPlayer), finger.Play(newPlayer), ... The host opens a fresh player of
+	// the game for every seat.
+	Games []Game
 }
 
-// seat is one open seat inside a bot process.
-type seat interface {
-	act(req *arenav1.ActRequest, resp *arenav1.ActResponse)
-	end(req *arenav1.EndRequest)
+// Game is one game a bot plays; make it with the game package's Play function.
+type Game = seat.Game
+
+// Clock tells a player how much time it has for the current move; every game's state
+// embeds it.
+type Clock = seat.Clock
+
+// game is b's entry for the named game, or nil.
+func (b *Bot) game(name string) *Game {
+	for i := range b.Games {
+		if b.Games[i].Name == name && b.Games[i].Open != nil {
+			return &b.Games[i]
+		}
+	}
+	return nil
 }
 
-// opener opens a seat of one game, or says the bot does not play it.
-type opener func(b *Bot, req *arenav1.StartRequest) (seat, bool)
-
-// openers holds one entry per game, registered by that game's file.
-var openers = map[string]opener{}
+// names lists the games b plays, sorted.
+func (b *Bot) names() []string {
+	var out []string
+	for _, g := range b.Games {
+		if g.Open != nil && !slices.Contains(out, g.Name) {
+			out = append(out, g.Name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
 
 // ErrNotServed means the program was run by hand rather than by the arena.
 var ErrNotServed = errors.New("not started by the arena")
@@ -53,11 +70,8 @@ var ErrNotServed = errors.New("not started by the arena")
 // Serve runs the bot until the host stops it. Run by hand (without the host's cookie), it
 // explains how to play the bot and exits with status 1.
 func Serve(b Bot) {
-	if os.Getenv(CookieKey) != CookieValue {
-		fmt.Fprintf(os.Stderr, "%s is an arena bot: it talks to the arena host over gRPC and is not meant\n"+
-			"to be run by hand. Play it with, for example:\n\n"+
-			"    arena play dynamite <this bot's package dir or binary> bots/dynamite/paper\n\n"+
-			"(%v)\n", nameOr(b.Name, os.Args[0]), ErrNotServed)
+	if os.Getenv(handshake.CookieKey) != handshake.CookieValue {
+		fmt.Fprint(os.Stderr, notServedMessage(&b, os.Args[0]))
 		os.Exit(1)
 	}
 	h := NewHandler(b)
@@ -66,8 +80,8 @@ func Serve(b Bot) {
 	// (Describe) points both back at the real stderr, which the host reads raw, in order.
 	h.realStderr = os.Stderr
 	plugin.Serve(&plugin.ServeConfig{
-		HandshakeConfig: Handshake,
-		Plugins:         Plugins(h),
+		HandshakeConfig: handshake.Config,
+		Plugins:         handshake.Plugins(h),
 		GRPCServer:      grpcServer,
 		Logger:          hclog.NewNullLogger(), // its debug lines would only fill the bot's log
 	})
@@ -79,6 +93,28 @@ func grpcServer(opts []grpc.ServerOption) *grpc.Server {
 	return grpc.NewServer(append(opts, grpc.InitialWindowSize(1<<20), grpc.InitialConnWindowSize(1<<20))...)
 }
 
+// notServedMessage explains, to someone who ran the bot by hand, how to play it: one example
+// per game it plays, against that game's house bot.
+func notServedMessage(b *Bot, program string) string {
+	var plays strings.Builder
+	for _, g := range b.Games {
+		if g.Open == nil {
+			continue
+		}
+		opponent := g.HouseBot
+		if opponent == "" {
+			opponent = "<another bot>"
+		}
+		fmt.Fprintf(&plays, "    arena play %s <this bot's package dir or binary> %s\n", g.Name, opponent)
+	}
+	if plays.Len() == 0 {
+		plays.WriteString("    arena play <game> <this bot's package dir or binary> <another bot>\n\n" +
+			"(this bot plays no game yet: list them in sdk.Bot's Games, e.g. dynamite.Play(...))\n")
+	}
+	return fmt.Sprintf("%s is an arena bot: it talks to the arena host over gRPC and is not meant\n"+
+		"to be run by hand. Play it with, for example:\n\n%s\n(%v)\n", nameOr(b.Name, program), plays.String(), ErrNotServed)
+}
+
 func nameOr(a, b string) string {
 	if a != "" {
 		return a
@@ -86,7 +122,7 @@ func nameOr(a, b string) string {
 	return b
 }
 
-// Handler serves BotService for one bot. Serve uses it; sdktest calls it in-process.
+// Handler serves BotService for one bot. Serve uses it; arena/players plays it in-process.
 type Handler struct {
 	arenav1.UnimplementedBotServiceServer
 	bot Bot
@@ -106,7 +142,7 @@ type seatKey struct {
 // seatEntry serialises calls to one seat; different seats run concurrently.
 type seatEntry struct {
 	mu sync.Mutex
-	s  seat
+	s  seat.Seat
 }
 
 // NewHandler builds the service for b.
@@ -119,23 +155,21 @@ func (h *Handler) Describe(context.Context, *arenav1.DescribeRequest) (*arenav1.
 	if h.realStderr != nil {
 		h.stdioOnce.Do(func() { os.Stdout, os.Stderr = h.realStderr, h.realStderr })
 	}
-	var games []string
-	for name, open := range openers {
-		if _, ok := open(&h.bot, nil); ok {
-			games = append(games, name)
-		}
-	}
 	return &arenav1.DescribeResponse{Name: h.bot.Name, Author: h.bot.Author, Version: h.bot.Version,
-		Games: games, Sdk: "go/" + Version}, nil
+		Games: h.bot.names(), Sdk: "go/" + Version}, nil
 }
 
 // Start opens a seat.
 func (h *Handler) Start(_ context.Context, req *arenav1.StartRequest) (*arenav1.StartResponse, error) {
-	open, ok := openers[req.GetGame()]
-	if !ok {
-		return &arenav1.StartResponse{Error: fmt.Sprintf("this SDK (go/%s) does not know the game %q", Version, req.GetGame())}, nil
+	g := h.bot.game(req.GetGame())
+	if g == nil {
+		plays := strings.Join(h.bot.names(), ", ")
+		if plays == "" {
+			plays = "nothing"
+		}
+		return &arenav1.StartResponse{Error: fmt.Sprintf("bot %q does not play %s (it plays %s)", h.bot.Name, req.GetGame(), plays)}, nil
 	}
-	var s seat
+	var s seat.Seat
 	var err error
 	func() {
 		defer func() {
@@ -143,13 +177,13 @@ func (h *Handler) Start(_ context.Context, req *arenav1.StartRequest) (*arenav1.
 				err = fmt.Errorf("panic while opening the seat: %v\n%s", r, debug.Stack())
 			}
 		}()
-		s, ok = open(&h.bot, req)
+		s = g.Open(req)
 	}()
+	if err == nil && s == nil {
+		err = fmt.Errorf("the %s game opened no seat", g.Name)
+	}
 	if err != nil {
 		return &arenav1.StartResponse{Error: cut(err.Error(), maxErrorText)}, nil
-	}
-	if !ok {
-		return &arenav1.StartResponse{Error: fmt.Sprintf("bot %q does not play %s", h.bot.Name, req.GetGame())}, nil
 	}
 	h.mu.Lock()
 	h.seats[seatKey{req.GetMatchId(), req.GetSeat()}] = &seatEntry{s: s}
@@ -157,10 +191,10 @@ func (h *Handler) Start(_ context.Context, req *arenav1.StartRequest) (*arenav1.
 	return &arenav1.StartResponse{}, nil
 }
 
-func (h *Handler) lookup(match string, seat int32) *seatEntry {
+func (h *Handler) lookup(match string, n int32) *seatEntry {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	return h.seats[seatKey{match, seat}]
+	return h.seats[seatKey{match, n}]
 }
 
 // Act answers one move.
@@ -191,7 +225,7 @@ func (h *Handler) ActInto(req *arenav1.ActRequest, resp *arenav1.ActResponse) {
 			fmt.Fprintf(os.Stderr, "panic in bot: %v\n%s", r, debug.Stack())
 		}
 	}()
-	e.s.act(req, resp)
+	e.s.Act(req, resp)
 }
 
 // ActStream answers moves on one stream until the host closes it.
@@ -225,7 +259,7 @@ func (h *Handler) End(_ context.Context, req *arenav1.EndRequest) (*arenav1.EndR
 		defer e.mu.Unlock()
 		func() {
 			defer func() { _ = recover() }()
-			e.s.end(req)
+			e.s.End(req)
 		}()
 	}
 	return &arenav1.EndResponse{}, nil
@@ -241,24 +275,4 @@ func cut(s string, n int) string {
 		return s
 	}
 	return s[:n/2] + fmt.Sprintf("\n[... %d bytes cut by the SDK ...]\n", len(s)-n) + s[len(s)-n/2:]
-}
-
-// Clock tells a player how much time it has for the current move.
-type Clock struct {
-	// Deadline is when the host stops waiting for this move.
-	Deadline time.Time
-	// ClockRemaining is what is left of the seat's total clock (0 when the game has none).
-	ClockRemaining time.Duration
-}
-
-// TimeLeft is the time until Deadline.
-func (c Clock) TimeLeft() time.Duration { return time.Until(c.Deadline) }
-
-func clockOf(req *arenav1.ActRequest) Clock {
-	return Clock{Deadline: time.Now().Add(time.Duration(req.GetDeadlineMs()) * time.Millisecond),
-		ClockRemaining: time.Duration(req.GetClockRemainingMs()) * time.Millisecond}
-}
-
-func invalid(resp *arenav1.ActResponse, format string, args ...any) {
-	resp.Error = &arenav1.BotError{Kind: arenav1.BotErrorKind_BOT_ERROR_KIND_INVALID_ANSWER, Message: fmt.Sprintf(format, args...)}
 }

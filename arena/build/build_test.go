@@ -44,7 +44,7 @@ func TestGoHouseBot(t *testing.T) {
 
 func TestGoSubmissionOutsideTheRepo(t *testing.T) {
 	dir := t.TempDir()
-	src := "package main\n\nimport \"github.com/botarena/arena/sdk\"\n\nfunc main() {\n\tsdk.Serve(sdk.Bot{Name: \"rocky\", Dynamite: func() sdk.DynamitePlayer {\n\t\treturn sdk.DynamiteFunc(func(s *sdk.DynamiteState) sdk.DynamiteMove { return sdk.Rock })\n\t}})\n}\n// " + t.Name() + "\n"
+	src := "package main\n\nimport (\n\t\"github.com/botarena/arena/sdk\"\n\t\"github.com/botarena/arena/sdk/dynamite\"\n)\n\nfunc main() {\n\tsdk.Serve(sdk.Bot{Name: \"rocky\", Games: []sdk.Game{dynamite.Play(func() dynamite.Player {\n\t\treturn dynamite.Func(func(s *dynamite.State) dynamite.Move { return dynamite.Rock })\n\t})}})\n}\n// " + t.Name() + "\n"
 	if err := os.WriteFile(filepath.Join(dir, "main.go"), []byte(src), 0o644); err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 // Package compat_test plays bot files written in the style of the five original contests (the
 // seed-compatibility layer of the Python SDK, arena_sdk.compat) through the real host, against
-// house bots and native SDK bots, and checks that results and faults follow RULES.md.
+// house bots and native SDK bots, and checks that results and faults follow docs/rules/<game>.md.
 package compat_test
 
 import (

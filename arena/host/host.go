@@ -23,7 +23,7 @@ import (
 	"github.com/botarena/arena/arena/bounded"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 	"github.com/botarena/arena/sandbox"
-	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/handshake"
 )
 
 // Defaults for Options and for the seat calls.
@@ -236,8 +236,8 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 	}
 
 	cfg := &plugin.ClientConfig{
-		HandshakeConfig:  sdk.Handshake,
-		Plugins:          sdk.Plugins(nil),
+		HandshakeConfig:  handshake.Config,
+		Plugins:          handshake.Plugins(nil),
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		AutoMTLS:         opt.GoPluginAutoMTLS,
 		SkipHostEnv:      true,
@@ -305,7 +305,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		}
 		return nil, fmt.Errorf("bot %s: cannot connect: %w%s", c.Name, botErr(err), b.tailText())
 	}
-	raw, err := rpc.Dispense(sdk.PluginName)
+	raw, err := rpc.Dispense(handshake.PluginName)
 	if err != nil {
 		b.Close()
 		return nil, fmt.Errorf("bot %s: %w%s", c.Name, err, b.tailText())
@@ -323,7 +323,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 	}()
 	dctx, cancel := context.WithTimeout(ctx, opt.StartTimeout)
 	defer cancel()
-	b.Desc, err = b.svc.Describe(dctx, &arenav1.DescribeRequest{HostVersion: sdk.Version})
+	b.Desc, err = b.svc.Describe(dctx, &arenav1.DescribeRequest{HostVersion: handshake.Version})
 	b.Startup.Describe = time.Since(tConnected)
 	if err != nil {
 		b.Close()

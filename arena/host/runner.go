@@ -17,7 +17,7 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/botarena/arena/sandbox"
-	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/handshake"
 )
 
 // Errors a launch can fail with; each is wrapped with the bot's name and what to do.
@@ -160,14 +160,14 @@ func (r *procRunner) check(line string) (string, error) {
 	parts := strings.Split(line, "|")
 	if len(parts) != 6 {
 		return "", fmt.Errorf("%w: %q (want 1|%d|unix|<socket>|grpc|<cert>; is this a bot built with the arena SDK?)",
-			ErrBadHandshake, show, sdk.ProtocolVersion)
+			ErrBadHandshake, show, handshake.ProtocolVersion)
 	}
 	if parts[0] != "1" {
 		return "", fmt.Errorf("%w: go-plugin core protocol %q, want 1", ErrBadHandshake, parts[0])
 	}
-	if v, err := strconv.Atoi(parts[1]); err != nil || v != sdk.ProtocolVersion {
+	if v, err := strconv.Atoi(parts[1]); err != nil || v != handshake.ProtocolVersion {
 		return "", fmt.Errorf("%w: the bot speaks arena protocol %q, this host speaks %d; rebuild the bot with a matching SDK",
-			ErrVersion, parts[1], sdk.ProtocolVersion)
+			ErrVersion, parts[1], handshake.ProtocolVersion)
 	}
 	if parts[2] != "unix" {
 		return "", fmt.Errorf("%w: network %q, want unix", ErrBadHandshake, parts[2])

@@ -21,6 +21,7 @@ import (
 	"github.com/botarena/arena/arena/players"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 	"github.com/botarena/arena/sdk"
+	sdkdynamite "github.com/botarena/arena/sdk/dynamite"
 )
 
 // fuzzHeapLimit is what the fuzzing process's live heap may reach. The host keeps nothing of
@@ -83,9 +84,9 @@ func FuzzBotAnswers(f *testing.F) {
 		id := fmt.Sprintf("fuzz-%s-%d-%s", what, size, hex.EncodeToString(payload))
 		cfg := game.Config{Seed: 1, Params: map[string]string{"rounds": "1"},
 			Players: []game.Player{{Name: "fuzz"}, {Name: "rock"}}}
-		house := players.NewInProcess("rock", sdk.Bot{Name: "rock", Dynamite: func() sdk.DynamitePlayer {
-			return sdk.DynamiteFunc(func(*sdk.DynamiteState) sdk.DynamiteMove { return sdk.Rock })
-		}})
+		house := players.NewInProcess("rock", sdk.Bot{Name: "rock", Games: []sdk.Game{sdkdynamite.Play(func() sdkdynamite.Player {
+			return sdkdynamite.Func(func(*sdkdynamite.State) sdkdynamite.Move { return sdkdynamite.Rock })
+		})}})
 		res, err := match.Run(context.Background(), dynamite.Spec, cfg, []match.Player{players.Process{Bot: bot}, house},
 			match.Options{MatchID: id, Deadline: 5 * time.Second})
 		if err != nil {

@@ -86,7 +86,9 @@ func (r *Recorder) Step(n int, answers []game.Answer) {
 	r.Rec.Steps = append(r.Rec.Steps, st)
 }
 
-// Write saves a record as indented JSON.
+// Write saves a record as compact JSON on one line (a long match has hundreds of thousands of
+// answers; `arena replay FILE` prints it readably, turn by turn). The file appears at path
+// complete or not at all.
 func Write(path string, rec *Record) error {
 	f, err := os.CreateTemp(dirOf(path), ".replay-*")
 	if err != nil {

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 	"time"
 
 	_ "modernc.org/sqlite" // the pure Go SQLite driver, registered as "sqlite"
@@ -470,9 +469,4 @@ func (s *Store) Timings(ctx context.Context, id int64) (map[int]BotTiming, error
 		out[t.BotIdx] = t
 	}
 	return out, s.wrap(rows.Err(), "reading timings")
-}
-
-// IsNotFound reports whether err is a lookup miss.
-func IsNotFound(err error) bool {
-	return errors.Is(err, ErrNotFound) || strings.Contains(fmt.Sprint(err), "no rows")
 }

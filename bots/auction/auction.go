@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/auction"
 )
 
 // Sample bids a random whole number from 0 to its money minus one, as the seed's
@@ -17,21 +18,21 @@ func Sample() sdk.Bot { return SampleSeeded(rand.Uint64()) }
 func SampleSeeded(seed uint64) sdk.Bot {
 	var seats atomic.Uint64
 	return sdk.Bot{Name: "sample", Author: "house", Version: "1",
-		Auction: func() sdk.AuctionPlayer {
+		Games: []sdk.Game{auction.Play(func() auction.Player {
 			r := rand.New(rand.NewPCG(seed, seats.Add(1)))
-			return sdk.AuctionFunc(func(s *sdk.AuctionState) int {
+			return auction.Func(func(s *auction.State) int {
 				if s.Money <= 0 {
 					return 0
 				}
 				return r.IntN(s.Money)
 			})
-		}}
+		})}}
 }
 
 // Collector is the strong baseline.
 func Collector() sdk.Bot {
 	return sdk.Bot{Name: "collector", Author: "house", Version: "1",
-		Auction: func() sdk.AuctionPlayer { return &collector{} }}
+		Games: []sdk.Game{auction.Play(func() auction.Player { return &collector{} })}}
 }
 
 // collector races for the artist whose remaining works come up soonest in the item list,
@@ -46,7 +47,7 @@ const never = int(^uint(0) >> 1)
 
 // finish is the round at which name would own n works of artist a if it won every one of them
 // from round r on; never if the list runs out first.
-func (c *collector) finish(s *sdk.AuctionState, name string, a int) int {
+func (c *collector) finish(s *auction.State, name string, a int) int {
 	need := s.Needs(name, a)
 	if need == 0 {
 		return s.Round
@@ -61,11 +62,11 @@ func (c *collector) finish(s *sdk.AuctionState, name string, a int) int {
 	return never
 }
 
-func (c *collector) Bid(s *sdk.AuctionState) int {
+func (c *collector) Bid(s *auction.State) int {
 	if c.artists == nil {
 		c.artists = make([]int, len(s.Setup.AuctionItems))
 		for i, it := range s.Setup.AuctionItems {
-			c.artists[i] = sdk.ArtistIndex(it)
+			c.artists[i] = auction.ArtistIndex(it)
 		}
 	}
 	money := s.Money

@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/bidding"
 )
 
 // Random is the seed's RandomBot: with $1 or less it bids all it has, otherwise a uniform
@@ -13,15 +14,15 @@ func Random() sdk.Bot { return RandomSeeded(rand.Uint64()) }
 // RandomSeeded is Random with a fixed seed, for reproducible tests.
 func RandomSeeded(seed uint64) sdk.Bot {
 	return sdk.Bot{Name: "random", Author: "house", Version: "1",
-		Bidding: func() sdk.BiddingPlayer {
+		Games: []sdk.Game{bidding.Play(func() bidding.Player {
 			r := rand.New(rand.NewPCG(seed, 1))
-			return sdk.BiddingFunc(func(s *sdk.BiddingState) int {
+			return bidding.Func(func(s *bidding.State) int {
 				if s.OwnMoney <= 1 {
 					return s.OwnMoney
 				}
 				return 1 + r.IntN(s.OwnMoney-1)
 			})
-		}}
+		})}}
 }
 
 // Strong is the house baseline. It first asks the solved table (solve.go) which bids force the
@@ -30,19 +31,19 @@ func RandomSeeded(seed uint64) sdk.Bot {
 // plays the heuristic alone.
 func Strong() sdk.Bot {
 	return sdk.Bot{Name: "strong", Author: "house", Version: "1",
-		Bidding: func() sdk.BiddingPlayer {
+		Games: []sdk.Game{bidding.Play(func() bidding.Player {
 			// Solve the default game now, while the host opens the seat (it allows seconds),
 			// rather than on the first bid (which has a one-second deadline).
 			guaranteesFor(100, 10)
 			return &strong{}
-		}}
+		})}}
 }
 
 type strong struct {
 	bids []int
 }
 
-func (p *strong) Bid(s *sdk.BiddingState) int {
+func (p *strong) Bid(s *bidding.State) int {
 	h := pacedBid(s)
 	g := readyGuarantees(s.StartMoney, s.MaxRounds)
 	if g == nil || s.OwnMoney > g.money || s.OpponentMoney > g.money {
@@ -78,7 +79,7 @@ func abs(x int) int {
 // money, so once that price times the rounds still needed fits the purse the game is won:
 // bid it. Otherwise spread the money evenly over the rounds needed, never paying more than the
 // sure price; and when the game can no longer be won, spend only to stop the opponent.
-func pacedBid(s *sdk.BiddingState) int {
+func pacedBid(s *bidding.State) int {
 	need, threat := s.PlacesToWin(), s.PlacesToLose()
 	left := s.MaxRounds - s.Round + 1
 	if left <= 0 {

@@ -5,6 +5,7 @@ import (
 
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/bidding"
 )
 
 // The fast solver agrees with the plain definition (best over all bids of the worst reply) in
@@ -55,14 +56,14 @@ func TestGuaranteesKnownStates(t *testing.T) {
 
 // pacer is the example bot's rule: money divided by the places still to go.
 func pacer() sdk.Bot {
-	return sdk.Bot{Name: "pacer", Bidding: func() sdk.BiddingPlayer {
-		return sdk.BiddingFunc(func(s *sdk.BiddingState) int {
+	return sdk.Bot{Name: "pacer", Games: []sdk.Game{bidding.Play(func() bidding.Player {
+		return bidding.Func(func(s *bidding.State) int {
 			if s.OwnMoney == 0 {
 				return 0
 			}
 			return max(1, s.OwnMoney/s.PlacesToWin())
 		})
-	}}
+	})}}
 }
 
 func TestStrongBeatsThePacer(t *testing.T) {

@@ -4,22 +4,23 @@ import (
 	"math/rand/v2"
 
 	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/dynamite"
 )
 
 // Scissors always plays scissors (the seed's example function bot).
 func Scissors() sdk.Bot {
 	return sdk.Bot{Name: "scissors", Author: "house", Version: "1",
-		Dynamite: func() sdk.DynamitePlayer {
-			return sdk.DynamiteFunc(func(*sdk.DynamiteState) sdk.DynamiteMove { return sdk.Scissors })
-		}}
+		Games: []sdk.Game{dynamite.Play(func() dynamite.Player {
+			return dynamite.Func(func(*dynamite.State) dynamite.Move { return dynamite.Scissors })
+		})}}
 }
 
 // Paper always plays paper (the seed's PaperBot).
 func Paper() sdk.Bot {
 	return sdk.Bot{Name: "paper", Author: "house", Version: "1",
-		Dynamite: func() sdk.DynamitePlayer {
-			return sdk.DynamiteFunc(func(*sdk.DynamiteState) sdk.DynamiteMove { return sdk.Paper })
-		}}
+		Games: []sdk.Game{dynamite.Play(func() dynamite.Player {
+			return dynamite.Func(func(*dynamite.State) dynamite.Move { return dynamite.Paper })
+		})}}
 }
 
 // Dynamite plays its 100 dynamite first, then random R, P or S (the seed's dynamite bot).
@@ -28,15 +29,15 @@ func Dynamite() sdk.Bot { return DynamiteSeeded(rand.Uint64()) }
 // DynamiteSeeded is Dynamite with a fixed seed, for reproducible tests.
 func DynamiteSeeded(seed uint64) sdk.Bot {
 	return sdk.Bot{Name: "dynamite", Author: "house", Version: "1",
-		Dynamite: func() sdk.DynamitePlayer {
+		Games: []sdk.Game{dynamite.Play(func() dynamite.Player {
 			r := rand.New(rand.NewPCG(seed, 1))
-			return sdk.DynamiteFunc(func(s *sdk.DynamiteState) sdk.DynamiteMove {
+			return dynamite.Func(func(s *dynamite.State) dynamite.Move {
 				if s.OwnDynamiteLeft > 0 {
-					return sdk.Dynamite
+					return dynamite.Dynamite
 				}
-				return [...]sdk.DynamiteMove{sdk.Rock, sdk.Paper, sdk.Scissors}[r.IntN(3)]
+				return [...]dynamite.Move{dynamite.Rock, dynamite.Paper, dynamite.Scissors}[r.IntN(3)]
 			})
-		}}
+		})}}
 }
 
 // BeatLast is the strong baseline: it counts what the opponent played after each of its own
@@ -47,7 +48,7 @@ func BeatLast() sdk.Bot { return BeatLastSeeded(rand.Uint64()) }
 // BeatLastSeeded is BeatLast with a fixed seed, for reproducible tests.
 func BeatLastSeeded(seed uint64) sdk.Bot {
 	return sdk.Bot{Name: "beatlast", Author: "house", Version: "1",
-		Dynamite: func() sdk.DynamitePlayer { return &beatLast{r: rand.New(rand.NewPCG(seed, 2))} }}
+		Games: []sdk.Game{dynamite.Play(func() dynamite.Player { return &beatLast{r: rand.New(rand.NewPCG(seed, 2))} })}}
 }
 
 type beatLast struct {
@@ -60,9 +61,9 @@ type beatLast struct {
 	stakeOf     []int
 }
 
-var beats = map[sdk.DynamiteMove]sdk.DynamiteMove{sdk.Rock: sdk.Paper, sdk.Paper: sdk.Scissors, sdk.Scissors: sdk.Rock, sdk.Dynamite: sdk.Water}
+var beats = map[dynamite.Move]dynamite.Move{dynamite.Rock: dynamite.Paper, dynamite.Paper: dynamite.Scissors, dynamite.Scissors: dynamite.Rock, dynamite.Dynamite: dynamite.Water}
 
-func (b *beatLast) Move(s *sdk.DynamiteState) sdk.DynamiteMove {
+func (b *beatLast) Move(s *dynamite.State) dynamite.Move {
 	// Learn from the rounds we have not looked at yet.
 	for ; b.seen < len(s.Rounds); b.seen++ {
 		i := b.seen
@@ -72,7 +73,7 @@ func (b *beatLast) Move(s *sdk.DynamiteState) sdk.DynamiteMove {
 		}
 		k := min(stake, 7)
 		b.stakeSeen[k]++
-		if s.Rounds[i].Opponent == sdk.Dynamite {
+		if s.Rounds[i].Opponent == dynamite.Dynamite {
 			b.oppDynStake[k]++
 		}
 		if i > 0 {
@@ -84,28 +85,28 @@ func (b *beatLast) Move(s *sdk.DynamiteState) sdk.DynamiteMove {
 	// Big stake: dynamite if we can afford it, water if they tend to dynamite here.
 	if s.Stake >= 2 {
 		if b.stakeSeen[k] > 3 && b.oppDynStake[k]*2 > b.stakeSeen[k] && s.OpponentDynamiteLeft > 0 {
-			return sdk.Water
+			return dynamite.Water
 		}
 		if s.OwnDynamiteLeft > 0 && b.r.IntN(3) > 0 {
-			return sdk.Dynamite
+			return dynamite.Dynamite
 		}
 	}
 	if len(s.Rounds) > 0 {
 		prev := s.Rounds[len(s.Rounds)-1].Opponent
-		best, n := sdk.DynamiteMove(0), 0
-		for _, m := range []sdk.DynamiteMove{sdk.Rock, sdk.Paper, sdk.Scissors, sdk.Dynamite} {
+		best, n := dynamite.Move(0), 0
+		for _, m := range []dynamite.Move{dynamite.Rock, dynamite.Paper, dynamite.Scissors, dynamite.Dynamite} {
 			if c := b.counts[prev][m]; c > n {
 				best, n = m, c
 			}
 		}
 		if n >= 2 {
-			if best == sdk.Dynamite && s.OpponentDynamiteLeft == 0 {
-				best = sdk.Rock
+			if best == dynamite.Dynamite && s.OpponentDynamiteLeft == 0 {
+				best = dynamite.Rock
 			}
-			if reply := beats[best]; reply != sdk.Dynamite || s.OwnDynamiteLeft > 0 {
+			if reply := beats[best]; reply != dynamite.Dynamite || s.OwnDynamiteLeft > 0 {
 				return reply
 			}
 		}
 	}
-	return [...]sdk.DynamiteMove{sdk.Rock, sdk.Paper, sdk.Scissors}[b.r.IntN(3)]
+	return [...]dynamite.Move{dynamite.Rock, dynamite.Paper, dynamite.Scissors}[b.r.IntN(3)]
 }

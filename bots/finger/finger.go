@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/finger"
 )
 
 // Random plays a uniformly random legal move (the house's version of the seed's example).
@@ -12,13 +13,13 @@ func Random() sdk.Bot { return RandomSeeded(rand.Uint64()) }
 // RandomSeeded is Random with a fixed seed, for reproducible tests.
 func RandomSeeded(seed uint64) sdk.Bot {
 	return sdk.Bot{Name: "random", Author: "house", Version: "1",
-		Finger: func() sdk.FingerPlayer {
+		Games: []sdk.Game{finger.Play(func() finger.Player {
 			r := rand.New(rand.NewPCG(seed, 1))
-			return sdk.FingerFunc(func(s *sdk.FingerState) sdk.FingerMove {
+			return finger.Func(func(s *finger.State) finger.Move {
 				moves := s.LegalMoves()
 				return moves[r.IntN(len(moves))]
 			})
-		}}
+		})}}
 }
 
 // Strong plays the solved game: from a won position it takes the fastest win; from a drawn one
@@ -30,7 +31,7 @@ func Strong() sdk.Bot { return StrongSeeded(rand.Uint64()) }
 // for reproducible tests.
 func StrongSeeded(seed uint64) sdk.Bot {
 	return sdk.Bot{Name: "strong", Author: "house", Version: "1",
-		Finger: func() sdk.FingerPlayer { return &strong{t: table(), r: rand.New(rand.NewPCG(seed, 2))} }}
+		Games: []sdk.Game{finger.Play(func() finger.Player { return &strong{t: table(), r: rand.New(rand.NewPCG(seed, 2))} })}}
 }
 
 type strong struct {
@@ -53,10 +54,10 @@ func (b *strong) trap(q position) float64 {
 	return float64(n) / float64(len(replies))
 }
 
-func (b *strong) Move(s *sdk.FingerState) sdk.FingerMove {
+func (b *strong) Move(s *finger.State) finger.Move {
 	p := stateOf(s)
 	moves := legal(p)
-	var best sdk.FingerMove
+	var best finger.Move
 	bestScore, ties := 0.0, 0
 	for _, m := range moves {
 		q := after(p, m)

@@ -3,7 +3,7 @@ package fingerbots
 import (
 	"sync"
 
-	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/finger"
 )
 
 // The finger game has only 6^4 positions (each hand holds 0..5 fingers), so it can be solved
@@ -45,16 +45,16 @@ func table() *solution {
 }
 
 // stateOf is the position a player sees.
-func stateOf(s *sdk.FingerState) position {
+func stateOf(s *finger.State) position {
 	return position{s.OwnLeft, s.OwnRight, s.OpponentLeft, s.OpponentRight}
 }
 
 // after is the position the opponent faces once the mover plays m from p.
-func after(p position, m sdk.FingerMove) position {
+func after(p position, m finger.Move) position {
 	own := [2]int{p.ownL, p.ownR}
 	opp := [2]int{p.oppL, p.oppR}
 	switch m.Kind {
-	case sdk.FingerSwitch:
+	case finger.KindSwitch:
 		own = [2]int{m.Left, m.Right}
 	default:
 		from, to := hitHands(m)
@@ -66,21 +66,21 @@ func after(p position, m sdk.FingerMove) position {
 	return position{opp[0], opp[1], own[0], own[1]}
 }
 
-func hitHands(m sdk.FingerMove) (from, to int) {
+func hitHands(m finger.Move) (from, to int) {
 	switch m {
-	case sdk.LeftToRight:
+	case finger.LeftToRight:
 		return 0, 1
-	case sdk.RightToLeft:
+	case finger.RightToLeft:
 		return 1, 0
-	case sdk.RightToRight:
+	case finger.RightToRight:
 		return 1, 1
 	}
 	return 0, 0
 }
 
 // legal lists the legal moves from p, through the SDK's rules.
-func legal(p position) []sdk.FingerMove {
-	s := sdk.FingerState{OwnLeft: p.ownL, OwnRight: p.ownR, OpponentLeft: p.oppL, OpponentRight: p.oppR}
+func legal(p position) []finger.Move {
+	s := finger.State{OwnLeft: p.ownL, OwnRight: p.ownR, OpponentLeft: p.oppL, OpponentRight: p.oppR}
 	return s.LegalMoves()
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/botarena/arena/arena/games/realtv"
 	"github.com/botarena/arena/arena/players"
 	"github.com/botarena/arena/sdk"
+	sdkrealtv "github.com/botarena/arena/sdk/realtv"
 )
 
 // contest runs a Real TV contest in-process through the real match runner: one in-process
@@ -89,18 +90,18 @@ type memo struct {
 	ended  float64
 }
 
-func (m *memo) VoteForElimination(ctx *sdk.RealtvContext) string {
+func (m *memo) VoteForElimination(ctx *sdkrealtv.Context) string {
 	if n := len(m.phases); n == 0 || m.phases[n-1] != ctx.Game.PhaseIndex {
 		m.phases = append(m.phases, ctx.Game.PhaseIndex)
 	}
 	if ctx.Me == nil || ctx.Me.ID != m.id {
 		panic("context of another instance")
 	}
-	return sdk.IDOf(sdk.Weakest(ctx.ActivePlayers))
+	return sdkrealtv.IDOf(sdkrealtv.Weakest(ctx.ActivePlayers))
 }
 
-func (m *memo) VoteForTie(ctx *sdk.RealtvContext) string {
-	return sdk.IDOf(sdk.Weakest(ctx.CurrentTies))
+func (m *memo) VoteForTie(ctx *sdkrealtv.Context) string {
+	return sdkrealtv.IDOf(sdkrealtv.Weakest(ctx.CurrentTies))
 }
 
 func (m *memo) End(score float64) { m.ended = score }
@@ -108,11 +109,11 @@ func (m *memo) End(score float64) { m.ended = score }
 func TestInstancesKeepMemoryAcrossPhases(t *testing.T) {
 	t.Parallel()
 	var instances []*memo
-	bot := sdk.Bot{Name: "memo", Realtv: func(s sdk.RealtvSetup) sdk.RealtvPlayer {
+	bot := sdk.Bot{Name: "memo", Games: []sdk.Game{sdkrealtv.Play(func(s sdkrealtv.Setup) sdkrealtv.Player {
 		m := &memo{id: s.ID}
 		instances = append(instances, m)
 		return m
-	}}
+	})}}
 	out := contest(t, 5, 30, bot, LikesThemStrong())
 	if len(instances) != 11 {
 		t.Fatalf("%d instances made, want 11", len(instances))

@@ -2,12 +2,13 @@ package realtvbots
 
 import (
 	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/realtv"
 )
 
 // Schemer is the strong baseline.
 func Schemer() sdk.Bot {
 	return sdk.Bot{Name: "Schemer", Author: "house", Version: "1",
-		Realtv: func(s sdk.RealtvSetup) sdk.RealtvPlayer { return &schemer{setup: s} }}
+		Games: []sdk.Game{realtv.Play(func(s realtv.Setup) realtv.Player { return &schemer{setup: s} })}}
 }
 
 // schemer betrays on its first vote whenever the players expected to stay without it would
@@ -17,7 +18,7 @@ func Schemer() sdk.Bot {
 // weakest player of another script, keeping the island strong enough to pass its trials; in a
 // tie it does the same among the tied.
 type schemer struct {
-	setup sdk.RealtvSetup
+	setup realtv.Setup
 }
 
 func difficulty(n int) int { return 7*n - 3 }
@@ -25,16 +26,16 @@ func difficulty(n int) int { return 7*n - 3 }
 // betrays guesses whether another player will betray today. Filler bots and the seed's bots
 // vote for the weakest player, themselves included, so the weakest one (mostly) votes for
 // itself; everyone else is taken to stay.
-func betrays(p *sdk.RealtvPlayerContext, ctx *sdk.RealtvContext) bool {
-	weakest := sdk.Weakest(ctx.ActivePlayers)
+func betrays(p *realtv.PlayerContext, ctx *realtv.Context) bool {
+	weakest := realtv.Weakest(ctx.ActivePlayers)
 	return weakest != nil && weakest.ID == p.ID
 }
 
-func (b *schemer) VoteForElimination(ctx *sdk.RealtvContext) string {
+func (b *schemer) VoteForElimination(ctx *realtv.Context) string {
 	me := ctx.Me
 	// Who stays if I betray: the others, less those expected to betray.
-	var rest []*sdk.RealtvPlayerContext
-	for _, p := range sdk.Sorted(ctx.ActivePlayers) {
+	var rest []*realtv.PlayerContext
+	for _, p := range realtv.Sorted(ctx.ActivePlayers) {
 		if p.ID != me.ID && !betrays(p, ctx) {
 			rest = append(rest, p)
 		}
@@ -47,7 +48,7 @@ func (b *schemer) VoteForElimination(ctx *sdk.RealtvContext) string {
 		return me.ID // the trial fails without me: betray and share the bounty
 	}
 	// Stay: vote for the weakest other player who is not one of my own instances.
-	var target *sdk.RealtvPlayerContext
+	var target *realtv.PlayerContext
 	for _, p := range rest {
 		if p.Name == b.setup.Name {
 			continue
@@ -69,9 +70,9 @@ func (b *schemer) VoteForElimination(ctx *sdk.RealtvContext) string {
 	return target.ID
 }
 
-func (b *schemer) VoteForTie(ctx *sdk.RealtvContext) string {
-	var target *sdk.RealtvPlayerContext
-	for _, p := range sdk.Sorted(ctx.CurrentTies) {
+func (b *schemer) VoteForTie(ctx *realtv.Context) string {
+	var target *realtv.PlayerContext
+	for _, p := range realtv.Sorted(ctx.CurrentTies) {
 		if p.Name == b.setup.Name {
 			continue
 		}
@@ -80,7 +81,7 @@ func (b *schemer) VoteForTie(ctx *sdk.RealtvContext) string {
 		}
 	}
 	if target == nil {
-		target = sdk.Weakest(ctx.CurrentTies)
+		target = realtv.Weakest(ctx.CurrentTies)
 	}
-	return sdk.IDOf(target)
+	return realtv.IDOf(target)
 }

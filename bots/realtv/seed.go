@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/realtv"
 )
 
 // LikesThemStrong always votes for the weakest active player, itself included (so the
@@ -12,12 +13,12 @@ import (
 // id (the seed's min() took the first in the island's order).
 func LikesThemStrong() sdk.Bot {
 	return sdk.Bot{Name: "LikesThemStrong", Author: "house (seed)", Version: "1",
-		Realtv: func(sdk.RealtvSetup) sdk.RealtvPlayer {
-			return sdk.RealtvFuncs{
-				Elimination: func(ctx *sdk.RealtvContext) string { return sdk.IDOf(sdk.Weakest(ctx.ActivePlayers)) },
-				Tie:         func(ctx *sdk.RealtvContext) string { return sdk.IDOf(sdk.Weakest(ctx.CurrentTies)) },
+		Games: []sdk.Game{realtv.Play(func(realtv.Setup) realtv.Player {
+			return realtv.Funcs{
+				Elimination: func(ctx *realtv.Context) string { return realtv.IDOf(realtv.Weakest(ctx.ActivePlayers)) },
+				Tie:         func(ctx *realtv.Context) string { return realtv.IDOf(realtv.Weakest(ctx.CurrentTies)) },
 			}
-		}}
+		})}}
 }
 
 // Filler plays the engine's filler bots as a script: the weakest of the candidates 80% of the
@@ -28,17 +29,17 @@ func Filler() sdk.Bot { return FillerSeeded(rand.Uint64()) }
 func FillerSeeded(seed uint64) sdk.Bot {
 	var seats atomic.Uint64
 	return sdk.Bot{Name: "Filler", Author: "house (seed)", Version: "1",
-		Realtv: func(sdk.RealtvSetup) sdk.RealtvPlayer {
+		Games: []sdk.Game{realtv.Play(func(realtv.Setup) realtv.Player {
 			r := rand.New(rand.NewPCG(seed, seats.Add(1)))
-			pick := func(from map[string]*sdk.RealtvPlayerContext) string {
+			pick := func(from map[string]*realtv.PlayerContext) string {
 				if r.Float64() < 0.8 {
-					return sdk.IDOf(sdk.Weakest(from))
+					return realtv.IDOf(realtv.Weakest(from))
 				}
-				return sdk.IDOf(sdk.Strongest(from))
+				return realtv.IDOf(realtv.Strongest(from))
 			}
-			return sdk.RealtvFuncs{
-				Elimination: func(ctx *sdk.RealtvContext) string { return pick(ctx.ActivePlayers) },
-				Tie:         func(ctx *sdk.RealtvContext) string { return pick(ctx.CurrentTies) },
+			return realtv.Funcs{
+				Elimination: func(ctx *realtv.Context) string { return pick(ctx.ActivePlayers) },
+				Tie:         func(ctx *realtv.Context) string { return pick(ctx.CurrentTies) },
 			}
-		}}
+		})}}
 }

@@ -8,7 +8,7 @@ import (
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 )
 
-// Each test pins one sentence of RULES.md "bidding" (and seeds/bidding.txt); the test name
+// Each test pins one sentence of docs/rules/bidding.md; the test name
 // says which. In game 1 alice (seat 0) is A and bob (seat 1) is B.
 
 func TestBiddingTwoPlayersBidSimultaneously(t *testing.T) {

@@ -9,7 +9,7 @@ import (
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 )
 
-// Each test pins one sentence of RULES.md "finger" (and seeds/finger.txt); the test name says
+// Each test pins one sentence of docs/rules/finger.md; the test name says
 // which.
 
 func TestFingerIsTwoPlayerGameOfAlternatingTurns(t *testing.T) {

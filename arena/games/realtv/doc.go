@@ -1,5 +1,5 @@
-// Package realtv is the engine of steemian's "AI Contest #2 (Real TV)" as ../shared/RULES.md
-// states it.
+// Package realtv is the engine of steemian's "AI Contest #2 (Real TV)" as
+// docs/rules/realtv.md states it.
 //
 // A match is a whole contest: every script (player) is instantiated 11 times with strengths
 // 0..10, and each instance is a seat that lives, keeps its score and keeps its bot-side memory

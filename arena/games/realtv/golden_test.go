@@ -9,6 +9,7 @@ import (
 	"github.com/botarena/arena/arena/players"
 	realtvbots "github.com/botarena/arena/bots/realtv"
 	"github.com/botarena/arena/sdk"
+	sdkrealtv "github.com/botarena/arena/sdk/realtv"
 )
 
 // TestGolden plays fixed contests and compares them turn by turn with testdata/*.golden
@@ -40,9 +41,9 @@ func TestGolden(t *testing.T) {
 // the others vote for another active player picked from their own id and the day, so votes
 // split and ties come up.
 func picky() sdk.Bot {
-	pick := func(ctx *sdk.RealtvContext, from map[string]*sdk.RealtvPlayerContext) string {
-		var others []*sdk.RealtvPlayerContext
-		for _, p := range sdk.Sorted(from) {
+	pick := func(ctx *sdkrealtv.Context, from map[string]*sdkrealtv.PlayerContext) string {
+		var others []*sdkrealtv.PlayerContext
+		for _, p := range sdkrealtv.Sorted(from) {
 			if p.ID != ctx.Me.ID {
 				others = append(others, p)
 			}
@@ -57,15 +58,15 @@ func picky() sdk.Bot {
 		return others[h%len(others)].ID
 	}
 	return sdk.Bot{Name: "Picky", Author: "test", Version: "1",
-		Realtv: func(sdk.RealtvSetup) sdk.RealtvPlayer {
-			return sdk.RealtvFuncs{
-				Elimination: func(ctx *sdk.RealtvContext) string {
+		Games: []sdk.Game{sdkrealtv.Play(func(sdkrealtv.Setup) sdkrealtv.Player {
+			return sdkrealtv.Funcs{
+				Elimination: func(ctx *sdkrealtv.Context) string {
 					if ctx.Me.Strength <= 4 {
 						return ctx.Me.ID
 					}
 					return pick(ctx, ctx.ActivePlayers)
 				},
-				Tie: func(ctx *sdk.RealtvContext) string { return pick(ctx, ctx.CurrentTies) },
+				Tie: func(ctx *sdkrealtv.Context) string { return pick(ctx, ctx.CurrentTies) },
 			}
-		}}
+		})}}
 }

@@ -148,7 +148,7 @@ func New(cfg game.Config) (game.Engine, error) {
 }
 
 // classOf is the class name other players see for script p: what the bot calls itself when
-// known (RULES.md: PlayerContext.name is the class name), else its display name.
+// known (docs/rules/realtv.md: a PlayerContext holds the class name), else its display name.
 func (e *Engine) classOf(p int) string {
 	if c := e.cfg.Players[p].Class; c != "" {
 		return c

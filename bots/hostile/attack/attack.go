@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/dynamite"
 )
 
 // Round is the round in which every attack strikes: late enough that the match is under way.
@@ -53,12 +54,12 @@ func Main(name string) {
 			report(name, err)
 		}
 	}
-	sdk.Serve(sdk.Bot{Name: "hostile-" + name, Dynamite: func() sdk.DynamitePlayer { return &player{name: name} }})
+	sdk.Serve(sdk.Bot{Name: "hostile-" + name, Games: []sdk.Game{dynamite.Play(func() dynamite.Player { return &player{name: name} })}})
 }
 
 type player struct{ name string }
 
-func (p *player) Move(s *sdk.DynamiteState) sdk.DynamiteMove {
+func (p *player) Move(s *dynamite.State) dynamite.Move {
 	if s.Round == Round {
 		strike(p.name)
 	}
@@ -66,7 +67,7 @@ func (p *player) Move(s *sdk.DynamiteState) sdk.DynamiteMove {
 		// Answer in time, slowly enough that the match lasts while the threads burn.
 		time.Sleep(5 * time.Millisecond)
 	}
-	return sdk.Paper
+	return dynamite.Paper
 }
 
 // report writes the attack's outcome to stderr, where the host keeps it. An attack that got

@@ -18,6 +18,9 @@ import (
 
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/dynamite"
+	"github.com/botarena/arena/sdk/finger"
+	"github.com/botarena/arena/sdk/handshake"
 )
 
 // RawNames are the attacks on the wire itself, which the SDK's typed API cannot express:
@@ -56,15 +59,17 @@ type rawBot struct {
 func serveRaw(name string) {
 	b := &rawBot{name: name, stderr: os.Stderr}
 	b.Handler = sdk.NewHandler(sdk.Bot{Name: "hostile-" + name,
-		Dynamite: func() sdk.DynamitePlayer {
-			return sdk.DynamiteFunc(func(*sdk.DynamiteState) sdk.DynamiteMove { return sdk.Paper })
-		},
-		Finger: func() sdk.FingerPlayer {
-			return sdk.FingerFunc(func(s *sdk.FingerState) sdk.FingerMove { return s.LegalMoves()[0] })
+		Games: []sdk.Game{
+			dynamite.Play(func() dynamite.Player {
+				return dynamite.Func(func(*dynamite.State) dynamite.Move { return dynamite.Paper })
+			}),
+			finger.Play(func() finger.Player {
+				return finger.Func(func(s *finger.State) finger.Move { return s.LegalMoves()[0] })
+			}),
 		}})
 	plugin.Serve(&plugin.ServeConfig{
-		HandshakeConfig: sdk.Handshake,
-		Plugins:         sdk.Plugins(b),
+		HandshakeConfig: handshake.Config,
+		Plugins:         handshake.Plugins(b),
 		Logger:          hclog.NewNullLogger(),
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
 			if name == "sideflood" {

@@ -8,11 +8,11 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/handshake"
 )
 
 func main() {
 	sock := filepath.Join(os.Getenv("PLUGIN_UNIX_SOCKET_DIR"), "plugin1")
-	fmt.Printf("1|%d|unix|%s|grpc|bm90LWEtY2VydGlmaWNhdGU\n", sdk.ProtocolVersion, sock)
+	fmt.Printf("1|%d|unix|%s|grpc|bm90LWEtY2VydGlmaWNhdGU\n", handshake.ProtocolVersion, sock)
 	time.Sleep(time.Hour)
 }

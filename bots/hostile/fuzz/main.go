@@ -26,6 +26,8 @@ import (
 
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/dynamite"
+	"github.com/botarena/arena/sdk/handshake"
 )
 
 // raw is a message already in wire form.
@@ -142,13 +144,13 @@ func (b *bot) ActStream(stream arenav1.BotService_ActStreamServer) error {
 
 func main() {
 	b := &bot{orders: map[string]order{}, stderr: os.Stderr}
-	b.Handler = sdk.NewHandler(sdk.Bot{Name: "fuzz", Dynamite: func() sdk.DynamitePlayer {
-		return sdk.DynamiteFunc(func(*sdk.DynamiteState) sdk.DynamiteMove { return sdk.Rock })
-	}})
+	b.Handler = sdk.NewHandler(sdk.Bot{Name: "fuzz", Games: []sdk.Game{dynamite.Play(func() dynamite.Player {
+		return dynamite.Func(func(*dynamite.State) dynamite.Move { return dynamite.Rock })
+	})}})
 	var _ encoding.Codec = codec{}
 	plugin.Serve(&plugin.ServeConfig{
-		HandshakeConfig: sdk.Handshake,
-		Plugins:         sdk.Plugins(b),
+		HandshakeConfig: handshake.Config,
+		Plugins:         handshake.Plugins(b),
 		Logger:          hclog.NewNullLogger(),
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
 			return grpc.NewServer(append(opts, grpc.ForceServerCodec(codec{}), grpc.MaxSendMsgSize(64<<20))...)

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/handshake"
 )
 
 func main() {
-	fmt.Printf("1|%d|unix|/tmp/arena-bot-other/plugin-dir1/plugin1|grpc|MIIB\n", sdk.ProtocolVersion)
+	fmt.Printf("1|%d|unix|/tmp/arena-bot-other/plugin-dir1/plugin1|grpc|MIIB\n", handshake.ProtocolVersion)
 	time.Sleep(time.Hour)
 }

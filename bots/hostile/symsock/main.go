@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/handshake"
 )
 
 func main() {
@@ -21,6 +21,6 @@ func main() {
 	if err := os.Symlink(target, link); err != nil {
 		fmt.Fprintln(os.Stderr, "symlink:", err)
 	}
-	fmt.Printf("1|%d|unix|%s|grpc|MIIB\n", sdk.ProtocolVersion, link)
+	fmt.Printf("1|%d|unix|%s|grpc|MIIB\n", handshake.ProtocolVersion, link)
 	time.Sleep(time.Hour)
 }

@@ -2,9 +2,12 @@
 // rounds it still has to win.
 package main
 
-import "github.com/botarena/arena/sdk"
+import (
+	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/bidding"
+)
 
-func bid(s *sdk.BiddingState) int {
+func bid(s *bidding.State) int {
 	if s.OwnMoney == 0 {
 		return 0 // the only legal bid when broke
 	}
@@ -13,5 +16,5 @@ func bid(s *sdk.BiddingState) int {
 }
 
 func main() {
-	sdk.Serve(sdk.Bot{Name: "example-bidding", Bidding: func() sdk.BiddingPlayer { return sdk.BiddingFunc(bid) }})
+	sdk.Serve(sdk.Bot{Name: "example-bidding", Games: []sdk.Game{bidding.Play(func() bidding.Player { return bidding.Func(bid) })}})
 }

@@ -2,25 +2,28 @@
 // raised the stake, and otherwise beats the opponent's last throw.
 package main
 
-import "github.com/botarena/arena/sdk"
+import (
+	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/dynamite"
+)
 
 // beats answers each throw with the one that beats it.
-var beats = map[sdk.DynamiteMove]sdk.DynamiteMove{
-	sdk.Rock: sdk.Paper, sdk.Paper: sdk.Scissors, sdk.Scissors: sdk.Rock,
-	sdk.Dynamite: sdk.Water, sdk.Water: sdk.Rock,
+var beats = map[dynamite.Move]dynamite.Move{
+	dynamite.Rock: dynamite.Paper, dynamite.Paper: dynamite.Scissors, dynamite.Scissors: dynamite.Rock,
+	dynamite.Dynamite: dynamite.Water, dynamite.Water: dynamite.Rock,
 }
 
-func move(s *sdk.DynamiteState) sdk.DynamiteMove {
+func move(s *dynamite.State) dynamite.Move {
 	if s.Stake > 1 && s.OwnDynamiteLeft > 0 {
-		return sdk.Dynamite
+		return dynamite.Dynamite
 	}
 	if len(s.Rounds) == 0 {
-		return sdk.Rock
+		return dynamite.Rock
 	}
 	return beats[s.Rounds[len(s.Rounds)-1].Opponent]
 }
 
 func main() {
 	sdk.Serve(sdk.Bot{Name: "example-dynamite", Author: "arena examples",
-		Dynamite: func() sdk.DynamitePlayer { return sdk.DynamiteFunc(move) }})
+		Games: []sdk.Game{dynamite.Play(func() dynamite.Player { return dynamite.Func(move) })}})
 }

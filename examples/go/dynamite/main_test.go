@@ -3,21 +3,21 @@ package main
 import (
 	"testing"
 
-	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/dynamite"
 )
 
 func TestMove(t *testing.T) {
 	t.Parallel()
 	cases := []struct {
 		name string
-		s    sdk.DynamiteState
-		want sdk.DynamiteMove
+		s    dynamite.State
+		want dynamite.Move
 	}{
-		{"first round", sdk.DynamiteState{Stake: 1, OwnDynamiteLeft: 100}, sdk.Rock},
-		{"beats last", sdk.DynamiteState{Stake: 1, Rounds: []sdk.DynamiteRound{{Own: sdk.Rock, Opponent: sdk.Scissors}}}, sdk.Rock},
-		{"water on dynamite", sdk.DynamiteState{Stake: 1, Rounds: []sdk.DynamiteRound{{Own: sdk.Rock, Opponent: sdk.Dynamite}}}, sdk.Water},
-		{"dynamite on a raised stake", sdk.DynamiteState{Stake: 3, OwnDynamiteLeft: 1}, sdk.Dynamite},
-		{"none left", sdk.DynamiteState{Stake: 3, Rounds: []sdk.DynamiteRound{{Own: sdk.Rock, Opponent: sdk.Paper}}}, sdk.Scissors},
+		{"first round", dynamite.State{Stake: 1, OwnDynamiteLeft: 100}, dynamite.Rock},
+		{"beats last", dynamite.State{Stake: 1, Rounds: []dynamite.Round{{Own: dynamite.Rock, Opponent: dynamite.Scissors}}}, dynamite.Rock},
+		{"water on dynamite", dynamite.State{Stake: 1, Rounds: []dynamite.Round{{Own: dynamite.Rock, Opponent: dynamite.Dynamite}}}, dynamite.Water},
+		{"dynamite on a raised stake", dynamite.State{Stake: 3, OwnDynamiteLeft: 1}, dynamite.Dynamite},
+		{"none left", dynamite.State{Stake: 3, Rounds: []dynamite.Round{{Own: dynamite.Rock, Opponent: dynamite.Paper}}}, dynamite.Scissors},
 	}
 	for _, c := range cases {
 		if got := move(&c.s); got != c.want {

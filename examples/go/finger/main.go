@@ -2,18 +2,21 @@
 // hit can, and otherwise plays its first legal move.
 package main
 
-import "github.com/botarena/arena/sdk"
+import (
+	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/finger"
+)
 
-func move(s *sdk.FingerState) sdk.FingerMove {
+func move(s *finger.State) finger.Move {
 	// For each hit: how many fingers attack, and how many the target hand already has.
-	attack := map[sdk.FingerMove]int{sdk.LeftToLeft: s.OwnLeft, sdk.LeftToRight: s.OwnLeft,
-		sdk.RightToLeft: s.OwnRight, sdk.RightToRight: s.OwnRight}
-	target := map[sdk.FingerMove]int{sdk.LeftToLeft: s.OpponentLeft, sdk.LeftToRight: s.OpponentRight,
-		sdk.RightToLeft: s.OpponentLeft, sdk.RightToRight: s.OpponentRight}
+	attack := map[finger.Move]int{finger.LeftToLeft: s.OwnLeft, finger.LeftToRight: s.OwnLeft,
+		finger.RightToLeft: s.OwnRight, finger.RightToRight: s.OwnRight}
+	target := map[finger.Move]int{finger.LeftToLeft: s.OpponentLeft, finger.LeftToRight: s.OpponentRight,
+		finger.RightToLeft: s.OpponentLeft, finger.RightToRight: s.OpponentRight}
 
 	moves := s.LegalMoves() // hits first, then switches; never empty
 	for _, m := range moves {
-		if m.Kind != sdk.FingerSwitch && attack[m]+target[m] >= 5 {
+		if m.Kind != finger.KindSwitch && attack[m]+target[m] >= 5 {
 			return m // that hand reaches 5 and is lost
 		}
 	}
@@ -21,5 +24,5 @@ func move(s *sdk.FingerState) sdk.FingerMove {
 }
 
 func main() {
-	sdk.Serve(sdk.Bot{Name: "example-finger", Finger: func() sdk.FingerPlayer { return sdk.FingerFunc(move) }})
+	sdk.Serve(sdk.Bot{Name: "example-finger", Games: []sdk.Game{finger.Play(func() finger.Player { return finger.Func(move) })}})
 }

@@ -3,7 +3,7 @@ package main
 import (
 	"testing"
 
-	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/finger"
 )
 
 // The example answers a legal move in every position where both players still have a hand.
@@ -15,7 +15,7 @@ func TestMoveIsAlwaysLegal(t *testing.T) {
 					if a+b == 0 || c+d == 0 {
 						continue
 					}
-					s := &sdk.FingerState{OwnLeft: a, OwnRight: b, OpponentLeft: c, OpponentRight: d}
+					s := &finger.State{OwnLeft: a, OwnRight: b, OpponentLeft: c, OpponentRight: d}
 					if m := move(s); !s.Legal(m) {
 						t.Fatalf("%d %d vs %d %d: %v is illegal", a, b, c, d, m)
 					}
@@ -24,7 +24,7 @@ func TestMoveIsAlwaysLegal(t *testing.T) {
 		}
 	}
 	// It takes a knock-out when there is one: my 3 on the left + their 2 on the right = 5.
-	if m := move(&sdk.FingerState{OwnLeft: 3, OwnRight: 0, OpponentLeft: 1, OpponentRight: 2}); m != sdk.LeftToRight {
+	if m := move(&finger.State{OwnLeft: 3, OwnRight: 0, OpponentLeft: 1, OpponentRight: 2}); m != finger.LeftToRight {
 		t.Fatalf("played %v, want LEFT TO RIGHT", m)
 	}
 }

@@ -3,17 +3,17 @@ package main
 import (
 	"testing"
 
-	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/realtv"
 )
 
 func TestWeakestOtherNeverPicksMe(t *testing.T) {
-	g := map[string]*sdk.RealtvPlayerContext{
+	g := map[string]*realtv.PlayerContext{
 		"ME": {ID: "ME", Strength: 0}, "B": {ID: "B", Strength: 4}, "A": {ID: "A", Strength: 4}, "C": {ID: "C", Strength: 9},
 	}
 	if v := weakestOther(g, "ME"); v != "A" {
 		t.Fatalf("voted %q, want A (weakest other, smallest id)", v)
 	}
-	if v := weakestOther(map[string]*sdk.RealtvPlayerContext{"ME": {ID: "ME"}}, "ME"); v != "" {
+	if v := weakestOther(map[string]*realtv.PlayerContext{"ME": {ID: "ME"}}, "ME"); v != "" {
 		t.Fatalf("voted %q with nobody else", v)
 	}
 }

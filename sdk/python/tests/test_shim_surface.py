@@ -33,10 +33,10 @@ def missing(obj: Any, names: list[str]) -> list[str]:
 
 
 # -- finger --------------------------------------------------------------------------------------
-# From the finger contest (lukasotocerny/finger-game, 2018) as /work/shared/seeds/finger.txt
-# ("helpful methods of the GenericPlayer class", the Move values) and RULES.md ("Bot files as
-# contestants wrote them": the four modules, GenericPlayer.__init__(self, name), Move.SWITCH,
-# test_player) document it; issue 11: generic_player exported `logger`.
+# From the finger contest (lukasotocerny/finger-game, 2018) as its published README ("helpful
+# methods of the GenericPlayer class", the Move values; docs/rules/finger.md) and its bot files
+# (the four modules, GenericPlayer.__init__(self, name), Move.SWITCH, test_player; README.md
+# "Seed-compatible bots") document it; issue 11: generic_player exported `logger`.
 
 FINGER_MODULES = {
     "generic_player": ["GenericPlayer", "Move", "logger"],
@@ -75,9 +75,9 @@ def test_finger_moves_surface() -> None:
 
 
 # -- bidding -------------------------------------------------------------------------------------
-# From the PyPI package bidbot 0.1.3 as /work/shared/seeds/bidding.txt (its example bot's imports
-# and the GameState fields) and RULES.md ("bidding": BidBot(username), get_bid, bid_rejected,
-# GameState constants and methods, connect) document it.
+# From the PyPI package bidbot 0.1.3 as its published description (its example bot's imports and
+# the GameState fields; docs/rules/bidding.md) and its bot files (BidBot(username), get_bid,
+# bid_rejected, GameState constants and methods, connect) document it.
 
 BIDDING_MODULES = {
     "bidbot.BidBot": ["BidBot"],
@@ -108,8 +108,9 @@ def test_bidding_class_surfaces() -> None:
 
 
 # -- auction -------------------------------------------------------------------------------------
-# From the NYU auction game (2018) as /work/shared/seeds/auction.txt (the initial state a client
-# receives) and RULES.md ("auction": Client(name, (host, port)), its fields and methods) document it.
+# From the NYU auction game (2018) as its published architecture notes (the initial state a client
+# receives; docs/rules/auction.md) and its client (Client(name, (host, port)), its fields and
+# methods) document it.
 
 AUCTION_MODULES = {"client": ["Client"]}
 CLIENT_FIELDS = ["artists_num", "required_count", "auction_items", "player_count", "wealth_table"]
@@ -139,7 +140,8 @@ def test_auction_client_surface() -> None:
 # From the original engine, steemian/realTV project/Game/{__init__,Const,Player,Context,Island}.py
 # (the contest's versions, early and late: e.g. Player.describe() and decide() of the early ones,
 # shortDescribe(), longDescribe(), decideVote() and decideTie() of the late ones), together with
-# /work/shared/seeds/realtv.txt (the constants and fields it documents) and issue 11.
+# the contest's published API post (the constants and fields it documents; docs/rules/realtv.md)
+# and issue 11.
 
 REALTV_PACKAGE = ["Const", "Context", "GameContext", "PlayerContext", "Player", "Island"]
 REALTV_MODULES = {

@@ -6,16 +6,17 @@ import (
 	"os"
 
 	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/dynamite"
 )
 
 func main() {
-	sdk.Serve(sdk.Bot{Name: "exiter", Dynamite: func() sdk.DynamitePlayer {
-		return sdk.DynamiteFunc(func(s *sdk.DynamiteState) sdk.DynamiteMove {
+	sdk.Serve(sdk.Bot{Name: "exiter", Games: []sdk.Game{dynamite.Play(func() dynamite.Player {
+		return dynamite.Func(func(s *dynamite.State) dynamite.Move {
 			if s.Round == 5 {
 				fmt.Fprintln(os.NewFile(2, "stderr"), "exiter: about to die in round 5")
 				os.Exit(3)
 			}
-			return sdk.Rock
+			return dynamite.Rock
 		})
-	}})
+	})}})
 }

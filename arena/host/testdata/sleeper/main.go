@@ -5,15 +5,16 @@ import (
 	"time"
 
 	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/dynamite"
 )
 
 func main() {
-	sdk.Serve(sdk.Bot{Name: "sleeper", Dynamite: func() sdk.DynamitePlayer {
-		return sdk.DynamiteFunc(func(s *sdk.DynamiteState) sdk.DynamiteMove {
+	sdk.Serve(sdk.Bot{Name: "sleeper", Games: []sdk.Game{dynamite.Play(func() dynamite.Player {
+		return dynamite.Func(func(s *dynamite.State) dynamite.Move {
 			if s.Round >= 3 {
 				time.Sleep(time.Hour)
 			}
-			return sdk.Rock
+			return dynamite.Rock
 		})
-	}})
+	})}})
 }

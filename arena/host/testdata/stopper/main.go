@@ -8,18 +8,19 @@ import (
 	"syscall"
 
 	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/dynamite"
 )
 
 func main() {
 	signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
 	child := exec.Command("sleep", "3600")
 	_ = child.Start()
-	sdk.Serve(sdk.Bot{Name: "stopper", Dynamite: func() sdk.DynamitePlayer {
-		return sdk.DynamiteFunc(func(s *sdk.DynamiteState) sdk.DynamiteMove {
+	sdk.Serve(sdk.Bot{Name: "stopper", Games: []sdk.Game{dynamite.Play(func() dynamite.Player {
+		return dynamite.Func(func(s *dynamite.State) dynamite.Move {
 			if s.Round == 3 {
 				_ = syscall.Kill(syscall.Getpid(), syscall.SIGSTOP)
 			}
-			return sdk.Paper
+			return dynamite.Paper
 		})
-	}})
+	})}})
 }

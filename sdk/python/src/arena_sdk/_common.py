@@ -1,11 +1,19 @@
-"""Pieces every game module shares: the clock, setups, outcomes and the seat protocol."""
+"""Pieces every game module shares: the clock, setups, outcomes, the seat protocol and the
+user's traceback without the SDK's frames."""
 
 from __future__ import annotations
 
+import atexit
 import enum
+import os
+import sys
+import threading
 import time
+import traceback
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
+
+from arena_sdk._handshake import SERVED, not_served_message
 
 if TYPE_CHECKING:  # the generated stubs are only needed by the seats, not by bot authors
     from arena_sdk._pb.arena.v1 import bot_pb2
@@ -29,6 +37,19 @@ def describe_value(value: object, limit: int = 120) -> str:
     if len(text) > limit:
         text = text[: limit - 3] + "..."
     return f"{text} (type {type(value).__name__})"
+
+
+_SDK_DIR = os.path.dirname(os.path.abspath(__file__))
+# Frames of the SDK and of the import machinery that runs a bot file are not the user's.
+_SKIP = (_SDK_DIR, "<frozen importlib")
+
+
+def user_traceback(exc: BaseException) -> str:
+    """The traceback of exc without the SDK's own frames at its top."""
+    tb = exc.__traceback__
+    while tb is not None and tb.tb_next is not None and tb.tb_frame.f_code.co_filename.startswith(_SKIP):
+        tb = tb.tb_next
+    return "".join(traceback.format_exception(type(exc), exc, tb))
 
 
 class Clock:
@@ -130,8 +151,6 @@ class BotBase:
             _explain_at_exit()
 
 
-#: Set by the runner (python3 -m arena_sdk): the bot file is being served, not run by hand.
-SERVED = [False]
 _explained = [False]
 
 
@@ -141,12 +160,8 @@ def _explain_at_exit() -> None:
     if _explained[0]:
         return
     _explained[0] = True
-    import atexit
-    import sys
 
     def explain() -> None:
-        from arena_sdk._runner import not_served_message
-
         sys.stderr.write(not_served_message(sys.argv[0] if sys.argv and sys.argv[0] else "bot.py"))
 
     atexit.register(explain)
@@ -161,8 +176,6 @@ class Seat:
     game: ClassVar[str] = ""
 
     def __init__(self, bot: Any) -> None:
-        import threading
-
         self.bot = bot
         self.lock = threading.Lock()
 

@@ -14,29 +14,30 @@ Order matters:
 from __future__ import annotations
 
 import os
-import re
 import sys
 import threading
 import time
 from typing import NoReturn
 
-COOKIE_KEY = "ARENA_BOT_COOKIE"
-COOKIE_VALUE = "b0t-4r3n4-c0nt3st-v1"
-#: go-plugin's core protocol version and the arena's application protocol version (= arena.v1).
-CORE_PROTOCOL_VERSION = 1
-PROTOCOL_VERSION = 1
+from arena_sdk._common import user_traceback
+from arena_sdk._handshake import (
+    COOKIE_KEY,
+    COOKIE_VALUE,
+    CORE_PROTOCOL_VERSION,
+    HOUSE_BOTS,
+    PROTOCOL_VERSION,
+    SERVED,
+    not_served_message,
+)
+from arena_sdk.loader import LoadError, load
+
+__all__ = ["COOKIE_KEY", "COOKIE_VALUE", "CORE_PROTOCOL_VERSION", "PROTOCOL_VERSION", "HOUSE_BOTS",
+           "not_served_message", "main", "serve"]
+
 #: Worker threads of the gRPC server. Every ActStream holds one for its whole match (a realtv
 #: script has 11 seats acting at once), and go-plugin's stdio and broker streams hold one each.
 MAX_WORKERS = 128
 _MAX_MESSAGE = 64 << 20
-
-_HOUSE_BOTS = {
-    "dynamite": "bots/dynamite/cmd/paper",
-    "finger": "bots/finger/cmd/random",
-    "bidding": "bots/bidding/cmd/random",
-    "auction": "bots/auction/cmd/sample",
-    "realtv": "bots/realtv/cmd/likesthemstrong",
-}
 
 
 def redirect_stdout() -> int:
@@ -63,32 +64,6 @@ def detach_stdin() -> None:
         sys.stdin = open(0, "r", closefd=False)
 
 
-def _guess_game(spec: str) -> str:
-    """The game a bot file's source mentions, for the friendly message (no code is run)."""
-    from arena_sdk.loader import parse_spec
-
-    path = parse_spec(spec)[0]
-    try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read(200_000)
-    except OSError:
-        return "dynamite"
-    m = re.search(r"arena_sdk(?:\.|\s+import\s+(?:\w+\s*,\s*)*)(dynamite|finger|bidding|auction|realtv)", text)
-    return m.group(1) if m else "dynamite"
-
-
-def not_served_message(spec: str) -> str:
-    game = _guess_game(spec) if spec else "dynamite"
-    shown = spec or "bot.py"
-    return (
-        f"{shown} is an arena bot: the arena host starts it and talks to it over gRPC, so it is\n"
-        f"not meant to be run by hand. Play it against a house bot with, for example:\n\n"
-        f"    arena play {game} {shown} {_HOUSE_BOTS[game]}\n\n"
-        f"(the word after 'play' is the game: dynamite, finger, bidding, auction or realtv).\n"
-        f"[{COOKIE_KEY} is not set to the arena's value: this process was not started by the arena host]\n"
-    )
-
-
 def _fail(message: str, code: int = 1) -> NoReturn:
     sys.stderr.write(message if message.endswith("\n") else message + "\n")
     sys.stderr.flush()
@@ -111,18 +86,12 @@ def check_environment(spec: str) -> None:
 def main(argv: list[str] | None = None) -> NoReturn:
     args = sys.argv[1:] if argv is None else argv
     handshake_fd = redirect_stdout()
-    from arena_sdk._common import SERVED
-
     SERVED[0] = True
     spec = args[0] if len(args) == 1 else ""
     check_environment(spec)
     if len(args) != 1 or args[0].startswith("-"):
         _fail("usage: python3 -m arena_sdk path/to/bot.py[:ClassName]", 2)
     detach_stdin()
-
-    from arena_sdk._service import user_traceback
-    from arena_sdk.loader import LoadError, load
-
     try:
         bot = load(spec)
     except LoadError as e:
@@ -147,7 +116,12 @@ def _exit_now(code: int = 0, cleanup: list[str] | None = None) -> NoReturn:
 
 
 def serve(bot: object, handshake_fd: int) -> NoReturn:
-    """Serves until the host sends Shutdown (or the process is killed)."""
+    """Serves until the host sends Shutdown (or the process is killed).
+
+    gRPC and the modules built on it (``_service``, the TLS helpers) are imported here, once the
+    host's cookie is checked and the bot file is loaded: a bot run by hand gets its explanation
+    without paying for (or failing on) the gRPC import. None of them imports this module.
+    """
     import secrets
     import tempfile
     from concurrent.futures import ThreadPoolExecutor

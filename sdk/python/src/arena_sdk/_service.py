@@ -2,18 +2,16 @@
 
 from __future__ import annotations
 
-import os
 import sys
 import threading
 import time
-import traceback
 from collections.abc import Iterator
 from typing import Any
 
 import grpc
 
 from arena_sdk import __version__, games
-from arena_sdk._common import InvalidAnswer, Seat
+from arena_sdk._common import InvalidAnswer, Seat, user_traceback
 from arena_sdk._pb.arena.v1 import bot_pb2, bot_pb2_grpc
 from arena_sdk._pb.plugin import (
     broker_pb2,
@@ -27,18 +25,7 @@ from arena_sdk.loader import LoadedBot
 
 _EXCEPTION = bot_pb2.BOT_ERROR_KIND_EXCEPTION
 _INVALID = bot_pb2.BOT_ERROR_KIND_INVALID_ANSWER
-_SDK_DIR = os.path.dirname(os.path.abspath(__file__))
-# Frames of the SDK and of the import machinery that runs a bot file are not the user's.
-_SKIP = (_SDK_DIR, "<frozen importlib")
 _monotonic = time.monotonic
-
-
-def user_traceback(exc: BaseException) -> str:
-    """The traceback of exc without the SDK's own frames at its top."""
-    tb = exc.__traceback__
-    while tb is not None and tb.tb_next is not None and tb.tb_frame.f_code.co_filename.startswith(_SKIP):
-        tb = tb.tb_next
-    return "".join(traceback.format_exception(type(exc), exc, tb))
 
 
 #: Bound on one error's text: the host refuses a message over 1 MiB and keeps a few KiB anyway.

@@ -1,5 +1,5 @@
 """Auction game: sealed bids for a known list of paintings; the first to own
-``required_count`` works of one artist wins (see RULES.md).
+``required_count`` works of one artist wins (rules: docs/rules/auction.md).
 
 Write a class that subclasses :class:`Bot` and returns a bid for the item on sale::
 

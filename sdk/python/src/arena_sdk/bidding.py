@@ -1,5 +1,5 @@
 """Bidding game: two players bid for a bottle that moves one place toward each round's winner
-(see RULES.md).
+(rules: docs/rules/bidding.md).
 
 Write a class that subclasses :class:`Bot` and returns a whole-dollar bid::
 

@@ -1,4 +1,4 @@
-"""Dynamite: rock, paper, scissors, dynamite and water balloons (see RULES.md).
+"""Dynamite: rock, paper, scissors, dynamite and water balloons (rules: docs/rules/dynamite.md).
 
 Write a class that subclasses :class:`Bot` and returns one of ``"R" "P" "S" "D" "W"``::
 

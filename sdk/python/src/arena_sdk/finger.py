@@ -1,4 +1,4 @@
-"""Finger game: hit the opponent's hands or switch your own fingers (see RULES.md).
+"""Finger game: hit the opponent's hands or switch your own fingers (rules: docs/rules/finger.md).
 
 Write a class that subclasses :class:`Bot` and returns a hit or a switch::
 

@@ -1,5 +1,5 @@
 """Real TV: players on an island vote each other out; betrayers share a bounty when the team
-fails its trial (see RULES.md).
+fails its trial (rules: docs/rules/realtv.md).
 
 Write a class that subclasses :class:`Bot` with the two votes::
 

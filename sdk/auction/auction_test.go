@@ -1,19 +1,20 @@
-package sdk
+package auction
 
 import (
 	"context"
 	"testing"
 
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"github.com/botarena/arena/sdk"
 )
 
 type auctionRecorder struct {
 	bids  []int
-	seen  []AuctionState
-	final *AuctionState
+	seen  []State
+	final *State
 }
 
-func (r *auctionRecorder) Bid(s *AuctionState) int {
+func (r *auctionRecorder) Bid(s *State) int {
 	c := *s
 	c.Won = map[string][]int{}
 	for n, w := range s.Won {
@@ -23,12 +24,12 @@ func (r *auctionRecorder) Bid(s *AuctionState) int {
 	return r.bids[len(r.seen)-1]
 }
 
-func (r *auctionRecorder) End(s *AuctionState) { r.final = s }
+func (r *auctionRecorder) End(s *State) { r.final = s }
 
 func TestAuctionStateTracksRounds(t *testing.T) {
 	t.Parallel()
 	rec := &auctionRecorder{bids: []int{5, 0, 7}}
-	h := NewHandler(Bot{Name: "rec", Auction: func() AuctionPlayer { return rec }})
+	h := sdk.NewHandler(sdk.Bot{Name: "rec", Games: []sdk.Game{Play(func() Player { return rec })}})
 	start := &arenav1.StartRequest{MatchId: "m", Seat: 1, Game: "auction", Setup: &arenav1.StartRequest_Auction{Auction: &arenav1.AuctionSetup{
 		ArtistsNum: 3, RequiredCount: 2, AuctionItems: []string{"t2", "t0", "t2", "t1"}, PlayerCount: 2,
 		PlayerNames: []string{"a", "b"}, OwnName: "b", StartMoney: 100}}}

@@ -1,15 +1,20 @@
-package sdk
+package realtv
 
 import (
 	"sort"
 
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/internal/seat"
 )
 
-// RealtvSetup describes one Real TV instance. A script's bot process hosts its 11 instances
-// (strengths 0..10) at once; Bot.Realtv is called once for each, and may share state between
-// them (the seed's bots kept class-level state).
-type RealtvSetup struct {
+// Name is the game's registry name.
+const Name = "realtv"
+
+// Setup describes one Real TV instance. A script's bot process hosts its 11 instances
+// (strengths 0..10) at once; the factory given to Play is called once for each, and may share
+// state between them (the seed's bots kept class-level state).
+type Setup struct {
 	// ID is the instance's id (10 upper-case letters and digits); Name is the script's name.
 	ID       string
 	Name     string
@@ -20,14 +25,14 @@ type RealtvSetup struct {
 	PlayersPerIsland int
 }
 
-// RealtvVotes is one day's votes of a player: its first vote and its tie vote (ids as given,
+// Votes is one day's votes of a player: its first vote and its tie vote (ids as given,
 // valid or not; empty for none).
-type RealtvVotes struct {
+type Votes struct {
 	FirstVote, TieVote string
 }
 
-// RealtvPlayerContext is the seed's PlayerContext.
-type RealtvPlayerContext struct {
+// PlayerContext is the seed's PlayerContext.
+type PlayerContext struct {
 	ID   string
 	Name string // class name: the script's name, or "BotPareto" for a filler bot
 	// Strength 0..10.
@@ -35,11 +40,11 @@ type RealtvPlayerContext struct {
 	// Score as of the start of the day.
 	Score float64
 	// PreviousMoves are the player's votes on this island, one entry per day, oldest first.
-	PreviousMoves []RealtvVotes
+	PreviousMoves []Votes
 }
 
-// RealtvGameContext is the seed's GameContext.
-type RealtvGameContext struct {
+// GameContext is the seed's GameContext.
+type GameContext struct {
 	// TotalBots is the number of filler bots in the whole arena this phase; TotalHumans the
 	// number of script instances.
 	TotalBots, TotalHumans int
@@ -47,30 +52,30 @@ type RealtvGameContext struct {
 	PhaseIndex int
 }
 
-// RealtvContext is the seed's Context: what an instance sees when it votes.
-type RealtvContext struct {
-	Clock
+// Context is the seed's Context: what an instance sees when it votes.
+type Context struct {
+	sdk.Clock
 	IslandIndex int
 	// Day on this island, from 1.
 	Day  int
-	Game RealtvGameContext
+	Game GameContext
 	// ActivePlayers are the players on the island ({id: player}): at the start of the day for
 	// the elimination vote; without today's traitors for a tie vote.
-	ActivePlayers map[string]*RealtvPlayerContext
+	ActivePlayers map[string]*PlayerContext
 	// Betrayers share 100 points if the island fails a trial.
-	Betrayers         map[string]*RealtvPlayerContext
-	EliminatedPlayers map[string]*RealtvPlayerContext
+	Betrayers         map[string]*PlayerContext
+	EliminatedPlayers map[string]*PlayerContext
 	// CurrentTies is set only for a tie vote.
-	CurrentTies map[string]*RealtvPlayerContext
+	CurrentTies map[string]*PlayerContext
 	// Me is my own entry; MyScore my score now (contexts show the start of the day).
-	Me      *RealtvPlayerContext
+	Me      *PlayerContext
 	MyScore float64
 }
 
 // Sorted lists players by id, so that a bot's choice among equals does not depend on Go's
 // random map order.
-func Sorted(players map[string]*RealtvPlayerContext) []*RealtvPlayerContext {
-	out := make([]*RealtvPlayerContext, 0, len(players))
+func Sorted(players map[string]*PlayerContext) []*PlayerContext {
+	out := make([]*PlayerContext, 0, len(players))
 	for _, p := range players {
 		out = append(out, p)
 	}
@@ -79,8 +84,8 @@ func Sorted(players map[string]*RealtvPlayerContext) []*RealtvPlayerContext {
 }
 
 // Weakest is the player of least strength (the smallest id among equals); nil if none.
-func Weakest(players map[string]*RealtvPlayerContext) *RealtvPlayerContext {
-	var best *RealtvPlayerContext
+func Weakest(players map[string]*PlayerContext) *PlayerContext {
+	var best *PlayerContext
 	for _, p := range players {
 		if best == nil || p.Strength < best.Strength || p.Strength == best.Strength && p.ID < best.ID {
 			best = p
@@ -90,8 +95,8 @@ func Weakest(players map[string]*RealtvPlayerContext) *RealtvPlayerContext {
 }
 
 // Strongest is the player of greatest strength (the smallest id among equals); nil if none.
-func Strongest(players map[string]*RealtvPlayerContext) *RealtvPlayerContext {
-	var best *RealtvPlayerContext
+func Strongest(players map[string]*PlayerContext) *PlayerContext {
+	var best *PlayerContext
 	for _, p := range players {
 		if best == nil || p.Strength > best.Strength || p.Strength == best.Strength && p.ID < best.ID {
 			best = p
@@ -101,82 +106,83 @@ func Strongest(players map[string]*RealtvPlayerContext) *RealtvPlayerContext {
 }
 
 // IDOf returns p's id, or "" for nil (no vote).
-func IDOf(p *RealtvPlayerContext) string {
+func IDOf(p *PlayerContext) string {
 	if p == nil {
 		return ""
 	}
 	return p.ID
 }
 
-// RealtvPlayer is one Real TV instance. Both methods return the id of the player voted for.
-type RealtvPlayer interface {
+// Player is one Real TV instance. Both methods return the id of the player voted for.
+type Player interface {
 	// VoteForElimination: a vote for myself, for a player who is not active, or "" is
 	// betrayal: I leave the island at once and share 100 points with its traitors if it fails
 	// a trial.
-	VoteForElimination(ctx *RealtvContext) string
+	VoteForElimination(ctx *Context) string
 	// VoteForTie: a vote among ctx.CurrentTies (myself included, if I am tied); any other
 	// vote is ignored.
-	VoteForTie(ctx *RealtvContext) string
+	VoteForTie(ctx *Context) string
 }
 
-// RealtvEnder is optionally implemented by a RealtvPlayer that wants its final score.
-type RealtvEnder interface {
+// Ender is optionally implemented by a Player that wants its final score.
+type Ender interface {
 	End(score float64)
 }
 
-// RealtvFuncs adapts two plain functions to RealtvPlayer.
-type RealtvFuncs struct {
-	Elimination func(ctx *RealtvContext) string
-	Tie         func(ctx *RealtvContext) string
+// Funcs adapts two plain functions to Player.
+type Funcs struct {
+	Elimination func(ctx *Context) string
+	Tie         func(ctx *Context) string
 }
 
 // VoteForElimination calls f.Elimination.
-func (f RealtvFuncs) VoteForElimination(ctx *RealtvContext) string { return f.Elimination(ctx) }
+func (f Funcs) VoteForElimination(ctx *Context) string { return f.Elimination(ctx) }
 
 // VoteForTie calls f.Tie.
-func (f RealtvFuncs) VoteForTie(ctx *RealtvContext) string { return f.Tie(ctx) }
+func (f Funcs) VoteForTie(ctx *Context) string { return f.Tie(ctx) }
 
-type realtvSeat struct {
-	p     RealtvPlayer
-	setup RealtvSetup
+type gameSeat struct {
+	p     Player
+	setup Setup
 	out   arenav1.RealtvAction
 	wrap  arenav1.ActResponse_Realtv
 }
 
-func init() {
-	openers["realtv"] = func(b *Bot, req *arenav1.StartRequest) (seat, bool) {
-		if b.Realtv == nil {
-			return nil, false
-		}
-		if req == nil {
-			return nil, true
-		}
-		su := req.GetRealtv()
-		s := &realtvSeat{setup: RealtvSetup{ID: su.GetId(), Name: su.GetName(), Strength: int(su.GetStrength()),
-			Instance: int(su.GetInstance()), Phases: int(su.GetPhases()), PlayersPerIsland: int(su.GetPlayersPerIsland())}}
-		s.p = b.Realtv(s.setup)
-		s.wrap.Realtv = &s.out
-		return s, true
+// Play is the realtv entry of sdk.Bot's Games: newPlayer makes a fresh player for every seat
+// the host opens. A nil newPlayer plays nothing.
+func Play(newPlayer func(setup Setup) Player) sdk.Game {
+	g := sdk.Game{Name: Name, HouseBot: "bots/realtv/cmd/likesthemstrong"}
+	if newPlayer == nil {
+		return g
 	}
+	g.Open = func(req *arenav1.StartRequest) seat.Seat {
+		su := req.GetRealtv()
+		s := &gameSeat{setup: Setup{ID: su.GetId(), Name: su.GetName(), Strength: int(su.GetStrength()),
+			Instance: int(su.GetInstance()), Phases: int(su.GetPhases()), PlayersPerIsland: int(su.GetPlayersPerIsland())}}
+		s.p = newPlayer(s.setup)
+		s.wrap.Realtv = &s.out
+		return s
+	}
+	return g
 }
 
-// RealtvContextOf converts a wire observation to the context a player sees.
-func RealtvContextOf(o *arenav1.RealtvObservation) *RealtvContext {
+// ContextOf converts a wire observation to the context a player sees.
+func ContextOf(o *arenav1.RealtvObservation) *Context {
 	g := o.GetGame()
-	ctx := &RealtvContext{IslandIndex: int(o.GetIslandIndex()), Day: int(o.GetDay()), MyScore: o.GetOwnScore(),
-		Game: RealtvGameContext{TotalBots: int(g.GetTotalBots()), TotalHumans: int(g.GetTotalHumans()), PhaseIndex: int(g.GetPhaseIndex())}}
-	seen := map[string]*RealtvPlayerContext{}
-	conv := func(m map[string]*arenav1.RealtvPlayer) map[string]*RealtvPlayerContext {
-		out := make(map[string]*RealtvPlayerContext, len(m))
+	ctx := &Context{IslandIndex: int(o.GetIslandIndex()), Day: int(o.GetDay()), MyScore: o.GetOwnScore(),
+		Game: GameContext{TotalBots: int(g.GetTotalBots()), TotalHumans: int(g.GetTotalHumans()), PhaseIndex: int(g.GetPhaseIndex())}}
+	seen := map[string]*PlayerContext{}
+	conv := func(m map[string]*arenav1.RealtvPlayer) map[string]*PlayerContext {
+		out := make(map[string]*PlayerContext, len(m))
 		for id, p := range m {
 			pc := seen[id]
 			if pc == nil {
-				pc = &RealtvPlayerContext{ID: p.GetId(), Name: p.GetName(), Strength: int(p.GetStrength()), Score: p.GetScore()}
+				pc = &PlayerContext{ID: p.GetId(), Name: p.GetName(), Strength: int(p.GetStrength()), Score: p.GetScore()}
 				if pc.ID == "" {
 					pc.ID = id
 				}
 				for _, v := range p.GetPreviousMoves() {
-					pc.PreviousMoves = append(pc.PreviousMoves, RealtvVotes{FirstVote: v.GetFirstVote(), TieVote: v.GetTieVote()})
+					pc.PreviousMoves = append(pc.PreviousMoves, Votes{FirstVote: v.GetFirstVote(), TieVote: v.GetTieVote()})
 				}
 				seen[id] = pc
 			}
@@ -192,16 +198,16 @@ func RealtvContextOf(o *arenav1.RealtvObservation) *RealtvContext {
 	return ctx
 }
 
-func (s *realtvSeat) act(req *arenav1.ActRequest, resp *arenav1.ActResponse) {
+func (s *gameSeat) Act(req *arenav1.ActRequest, resp *arenav1.ActResponse) {
 	o := req.GetRealtv()
 	if o == nil {
-		invalid(resp, "expected a realtv observation")
+		seat.Invalid(resp, "expected a realtv observation")
 		return
 	}
-	ctx := RealtvContextOf(o)
-	ctx.Clock = clockOf(req)
+	ctx := ContextOf(o)
+	ctx.Clock = seat.ClockOf(req)
 	if ctx.Me == nil {
-		ctx.Me = &RealtvPlayerContext{ID: s.setup.ID, Name: s.setup.Name, Strength: s.setup.Strength, Score: ctx.MyScore}
+		ctx.Me = &PlayerContext{ID: s.setup.ID, Name: s.setup.Name, Strength: s.setup.Strength, Score: ctx.MyScore}
 	}
 	if o.GetDecision() == arenav1.RealtvDecision_REALTV_DECISION_TIE {
 		s.out.VoteId = s.p.VoteForTie(ctx)
@@ -211,8 +217,8 @@ func (s *realtvSeat) act(req *arenav1.ActRequest, resp *arenav1.ActResponse) {
 	resp.Action = &s.wrap
 }
 
-func (s *realtvSeat) end(req *arenav1.EndRequest) {
-	if e, ok := s.p.(RealtvEnder); ok {
+func (s *gameSeat) End(req *arenav1.EndRequest) {
+	if e, ok := s.p.(Ender); ok {
 		e.End(req.GetScore())
 	}
 }

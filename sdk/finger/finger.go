@@ -1,91 +1,96 @@
-package sdk
+package finger
 
 import (
 	"fmt"
 	"math"
 
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/internal/seat"
 )
 
-// FingerMoveKind says which move a FingerMove is.
-type FingerMoveKind int8
+// Name is the game's registry name.
+const Name = "finger"
+
+// MoveKind says which move a Move is.
+type MoveKind int8
 
 // The four hits and the switch. "LeftToRight" means my LEFT hand hits the opponent's RIGHT.
 const (
-	FingerNoMove FingerMoveKind = iota
-	FingerLeftToLeft
-	FingerLeftToRight
-	FingerRightToLeft
-	FingerRightToRight
-	FingerSwitch
+	NoMove MoveKind = iota
+	KindLeftToLeft
+	KindLeftToRight
+	KindRightToLeft
+	KindRightToRight
+	KindSwitch
 )
 
-// FingerMove is one move: a hit (LeftToLeft, LeftToRight, RightToLeft, RightToRight) or a
+// Move is one move: a hit (LeftToLeft, LeftToRight, RightToLeft, RightToRight) or a
 // switch made with Switch. The zero value is no move; answering it is an invalid answer.
-type FingerMove struct {
-	Kind FingerMoveKind
-	// Left and Right are my hands after a switch; they count only for FingerSwitch.
+type Move struct {
+	Kind MoveKind
+	// Left and Right are my hands after a switch; they count only for KindSwitch.
 	Left, Right int
 }
 
 // The four hits, as the seed names them (Move.LEFT_TO_RIGHT ...).
 var (
-	LeftToLeft   = FingerMove{Kind: FingerLeftToLeft}
-	LeftToRight  = FingerMove{Kind: FingerLeftToRight}
-	RightToLeft  = FingerMove{Kind: FingerRightToLeft}
-	RightToRight = FingerMove{Kind: FingerRightToRight}
+	LeftToLeft   = Move{Kind: KindLeftToLeft}
+	LeftToRight  = Move{Kind: KindLeftToRight}
+	RightToLeft  = Move{Kind: KindRightToLeft}
+	RightToRight = Move{Kind: KindRightToRight}
 )
 
 // Switch sets my hands to left and right fingers (the seed's Move.SWITCH(left, right)). The
 // sum must stay the same, and the result may be neither the current hands nor their mirror.
-func Switch(left, right int) FingerMove {
-	return FingerMove{Kind: FingerSwitch, Left: left, Right: right}
+func Switch(left, right int) Move {
+	return Move{Kind: KindSwitch, Left: left, Right: right}
 }
 
 // String writes the move as the seed does: "LEFT TO RIGHT", "SWITCH(3, 4)".
-func (m FingerMove) String() string {
+func (m Move) String() string {
 	switch m.Kind {
-	case FingerLeftToLeft:
+	case KindLeftToLeft:
 		return "LEFT TO LEFT"
-	case FingerLeftToRight:
+	case KindLeftToRight:
 		return "LEFT TO RIGHT"
-	case FingerRightToLeft:
+	case KindRightToLeft:
 		return "RIGHT TO LEFT"
-	case FingerRightToRight:
+	case KindRightToRight:
 		return "RIGHT TO RIGHT"
-	case FingerSwitch:
+	case KindSwitch:
 		return fmt.Sprintf("SWITCH(%d, %d)", m.Left, m.Right)
 	}
 	return "NO MOVE"
 }
 
 // hands gives the attacking and the target hand of a hit (0 left, 1 right).
-func (m FingerMove) hands() (from, to int, ok bool) {
+func (m Move) hands() (from, to int, ok bool) {
 	switch m.Kind {
-	case FingerLeftToLeft:
+	case KindLeftToLeft:
 		return 0, 0, true
-	case FingerLeftToRight:
+	case KindLeftToRight:
 		return 0, 1, true
-	case FingerRightToLeft:
+	case KindRightToLeft:
 		return 1, 0, true
-	case FingerRightToRight:
+	case KindRightToRight:
 		return 1, 1, true
 	}
 	return 0, 0, false
 }
 
-// FingerTurn is one move of the current game and who made it.
-type FingerTurn struct {
+// Turn is one move of the current game and who made it.
+type Turn struct {
 	// Player is the name of the player who moved.
 	Player string
 	// Own is true for my own moves (names may repeat when a bot plays itself).
 	Own  bool
-	Move FingerMove
+	Move Move
 }
 
-// FingerState is what a finger player sees before its move (the seed's GenericPlayer getters).
-type FingerState struct {
-	Clock
+// State is what a finger player sees before its move (the seed's GenericPlayer getters).
+type State struct {
+	sdk.Clock
 	OwnName, OpponentName string
 	// Games in the match and the round cap of a game (a game longer than that is lost by both).
 	Games, MaxRounds int
@@ -103,19 +108,19 @@ type FingerState struct {
 	OpponentRight  int
 	// History holds the moves of the current game, oldest first (it is reset for each game);
 	// do not modify. My own last move of a finished game is never reported.
-	History []FingerTurn
+	History []Turn
 	// Games of the match so far: won by me, by the opponent, and lost by both (round cap).
 	GamesWon, GamesLost, GamesBothLost int
 }
 
 // Legal reports whether m is a legal move now.
-func (s *FingerState) Legal(m FingerMove) bool {
+func (s *State) Legal(m Move) bool {
 	own := [2]int{s.OwnLeft, s.OwnRight}
 	opp := [2]int{s.OpponentLeft, s.OpponentRight}
 	if from, to, ok := m.hands(); ok {
 		return own[from] > 0 && opp[to] > 0
 	}
-	if m.Kind != FingerSwitch {
+	if m.Kind != KindSwitch {
 		return false
 	}
 	return m.Left >= 0 && m.Right >= 0 && m.Left <= 5 && m.Right <= 5 && m.Left+m.Right == own[0]+own[1] &&
@@ -123,9 +128,9 @@ func (s *FingerState) Legal(m FingerMove) bool {
 }
 
 // LegalMoves lists every legal move now: hits first, then switches by growing left hand.
-func (s *FingerState) LegalMoves() []FingerMove {
-	var out []FingerMove
-	for _, m := range []FingerMove{LeftToLeft, LeftToRight, RightToLeft, RightToRight} {
+func (s *State) LegalMoves() []Move {
+	var out []Move
+	for _, m := range []Move{LeftToLeft, LeftToRight, RightToLeft, RightToRight} {
 		if s.Legal(m) {
 			out = append(out, m)
 		}
@@ -139,19 +144,19 @@ func (s *FingerState) LegalMoves() []FingerMove {
 	return out
 }
 
-// FingerPlayer plays one finger match (all its games).
-type FingerPlayer interface {
-	Move(s *FingerState) FingerMove
+// Player plays one finger match (all its games).
+type Player interface {
+	Move(s *State) Move
 }
 
-// FingerFunc adapts a plain function to FingerPlayer.
-type FingerFunc func(s *FingerState) FingerMove
+// Func adapts a plain function to Player.
+type Func func(s *State) Move
 
 // Move calls f.
-func (f FingerFunc) Move(s *FingerState) FingerMove { return f(s) }
+func (f Func) Move(s *State) Move { return f(s) }
 
-// FingerFromWire converts a wire move.
-func FingerFromWire(a *arenav1.FingerAction) FingerMove {
+// FromWire converts a wire move.
+func FromWire(a *arenav1.FingerAction) Move {
 	switch a.GetMove() {
 	case arenav1.FingerMove_FINGER_MOVE_LEFT_TO_LEFT:
 		return LeftToLeft
@@ -164,48 +169,49 @@ func FingerFromWire(a *arenav1.FingerAction) FingerMove {
 	case arenav1.FingerMove_FINGER_MOVE_SWITCH:
 		return Switch(int(a.GetSwitchLeft()), int(a.GetSwitchRight()))
 	}
-	return FingerMove{}
+	return Move{}
 }
 
-var fingerToWire = [...]arenav1.FingerMove{
-	FingerLeftToLeft: arenav1.FingerMove_FINGER_MOVE_LEFT_TO_LEFT, FingerLeftToRight: arenav1.FingerMove_FINGER_MOVE_LEFT_TO_RIGHT,
-	FingerRightToLeft: arenav1.FingerMove_FINGER_MOVE_RIGHT_TO_LEFT, FingerRightToRight: arenav1.FingerMove_FINGER_MOVE_RIGHT_TO_RIGHT,
-	FingerSwitch: arenav1.FingerMove_FINGER_MOVE_SWITCH,
+var toWire = [...]arenav1.FingerMove{
+	KindLeftToLeft: arenav1.FingerMove_FINGER_MOVE_LEFT_TO_LEFT, KindLeftToRight: arenav1.FingerMove_FINGER_MOVE_LEFT_TO_RIGHT,
+	KindRightToLeft: arenav1.FingerMove_FINGER_MOVE_RIGHT_TO_LEFT, KindRightToRight: arenav1.FingerMove_FINGER_MOVE_RIGHT_TO_RIGHT,
+	KindSwitch: arenav1.FingerMove_FINGER_MOVE_SWITCH,
 }
 
 // clamp32 keeps an out-of-range count out of range instead of letting it wrap into a legal one.
 func clamp32(n int) int32 { return int32(max(math.MinInt32, min(math.MaxInt32, n))) }
 
-type fingerSeat struct {
-	p     FingerPlayer
-	state FingerState
+type gameSeat struct {
+	p     Player
+	state State
 	out   arenav1.FingerAction
 	wrap  arenav1.ActResponse_Finger
 }
 
-func init() {
-	openers["finger"] = func(b *Bot, req *arenav1.StartRequest) (seat, bool) {
-		if b.Finger == nil {
-			return nil, false
-		}
-		if req == nil {
-			return nil, true
-		}
-		s := &fingerSeat{p: b.Finger()}
+// Play is the finger entry of sdk.Bot's Games: newPlayer makes a fresh player for every seat
+// the host opens. A nil newPlayer plays nothing.
+func Play(newPlayer func() Player) sdk.Game {
+	g := sdk.Game{Name: Name, HouseBot: "bots/finger/cmd/random"}
+	if newPlayer == nil {
+		return g
+	}
+	g.Open = func(req *arenav1.StartRequest) seat.Seat {
+		s := &gameSeat{p: newPlayer()}
 		if su := req.GetFinger(); su != nil {
 			s.state.OwnName, s.state.OpponentName = su.GetOwnName(), su.GetOpponentName()
 			s.state.Games, s.state.MaxRounds = int(su.GetGames()), int(su.GetMaxRounds())
 		}
-		s.state.History = make([]FingerTurn, 0, 64)
+		s.state.History = make([]Turn, 0, 64)
 		s.wrap.Finger = &s.out
-		return s, true
+		return s
 	}
+	return g
 }
 
-func (s *fingerSeat) act(req *arenav1.ActRequest, resp *arenav1.ActResponse) {
+func (s *gameSeat) Act(req *arenav1.ActRequest, resp *arenav1.ActResponse) {
 	o := req.GetFinger()
 	if o == nil {
-		invalid(resp, "expected a finger observation")
+		seat.Invalid(resp, "expected a finger observation")
 		return
 	}
 	st := &s.state
@@ -214,25 +220,25 @@ func (s *fingerSeat) act(req *arenav1.ActRequest, resp *arenav1.ActResponse) {
 		st.History = st.History[:0]
 	}
 	for _, h := range o.GetRecent() {
-		st.History = append(st.History, FingerTurn{Player: h.GetPlayer(), Own: h.GetOwn(), Move: FingerFromWire(h.GetAction())})
+		st.History = append(st.History, Turn{Player: h.GetPlayer(), Own: h.GetOwn(), Move: FromWire(h.GetAction())})
 	}
-	st.Clock = clockOf(req)
+	st.Clock = seat.ClockOf(req)
 	st.Game, st.Round = int(o.GetGame()), int(o.GetRound())
 	st.StartingPlayer, st.Started = o.GetStartingPlayer(), o.GetStarted()
 	st.OwnLeft, st.OwnRight = int(o.GetOwnLeft()), int(o.GetOwnRight())
 	st.OpponentLeft, st.OpponentRight = int(o.GetOpponentLeft()), int(o.GetOpponentRight())
 	st.GamesWon, st.GamesLost, st.GamesBothLost = int(o.GetGamesWon()), int(o.GetGamesLost()), int(o.GetGamesBothLost())
 	m := s.p.Move(st)
-	if m.Kind <= FingerNoMove || int(m.Kind) >= len(fingerToWire) {
-		invalid(resp, "Move returned %v (kind %d), not a finger move", m, m.Kind)
+	if m.Kind <= NoMove || int(m.Kind) >= len(toWire) {
+		seat.Invalid(resp, "Move returned %v (kind %d), not a finger move", m, m.Kind)
 		return
 	}
-	s.out.Move = fingerToWire[m.Kind]
+	s.out.Move = toWire[m.Kind]
 	s.out.SwitchLeft, s.out.SwitchRight = 0, 0
-	if m.Kind == FingerSwitch {
+	if m.Kind == KindSwitch {
 		s.out.SwitchLeft, s.out.SwitchRight = clamp32(m.Left), clamp32(m.Right)
 	}
 	resp.Action = &s.wrap
 }
 
-func (s *fingerSeat) end(*arenav1.EndRequest) {}
+func (s *gameSeat) End(*arenav1.EndRequest) {}

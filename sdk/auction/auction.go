@@ -1,14 +1,19 @@
-package sdk
+package auction
 
 import (
 	"strconv"
 	"strings"
 
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/internal/seat"
 )
 
-// AuctionSetup is the auction's initial state, as the seed's Client exposes it.
-type AuctionSetup struct {
+// Name is the game's registry name.
+const Name = "auction"
+
+// Setup is the auction's initial state, as the seed's Client exposes it.
+type Setup struct {
 	// ArtistsNum is the number of artists k; artists are named "t0" .. "t{k-1}".
 	ArtistsNum int
 	// RequiredCount is n, the works of one artist that win.
@@ -24,18 +29,18 @@ type AuctionSetup struct {
 	WealthTable map[string]int
 }
 
-// AuctionState is what an auction player sees before each bid (and once more when the
+// State is what an auction player sees before each bid (and once more when the
 // auction is over, with Finished set): the seed's per-round game_state plus what the SDK
 // keeps track of.
-type AuctionState struct {
-	Clock
+type State struct {
+	sdk.Clock
 	// Setup is the initial state; do not modify.
-	Setup *AuctionSetup
+	Setup *Setup
 	// Round is the index of the item now up for auction, from 0; Item is its artist
 	// (Setup.AuctionItems[Round]), empty once Finished.
 	Round int
 	Item  string
-	// Finished is true only in the final state given to AuctionEnder.End.
+	// Finished is true only in the final state given to Ender.End.
 	Finished bool
 	// BidItem, BidWinner and WinningBid describe the previous round: its artist (empty before
 	// the first round), its winner (empty when nobody won) and the price (-1 when nobody won).
@@ -56,10 +61,10 @@ type AuctionState struct {
 }
 
 // OwnRemainTime is my own clock in seconds (what the seed's sample client kept of remain_time).
-func (s *AuctionState) OwnRemainTime() float64 { return s.RemainTime[s.Setup.OwnName] }
+func (s *State) OwnRemainTime() float64 { return s.RemainTime[s.Setup.OwnName] }
 
 // Needs is how many more works of artist a the named player must win.
-func (s *AuctionState) Needs(name string, a int) int {
+func (s *State) Needs(name string, a int) int {
 	if w := s.Won[name]; a >= 0 && a < len(w) {
 		return max(0, s.Setup.RequiredCount-w[a])
 	}
@@ -75,44 +80,44 @@ func ArtistIndex(artist string) int {
 	return n
 }
 
-// AuctionPlayer plays one auction.
-type AuctionPlayer interface {
+// Player plays one auction.
+type Player interface {
 	// Bid returns a whole-number bid for the item now up. A bid over my money, or negative,
 	// counts as 0.
-	Bid(s *AuctionState) int
+	Bid(s *State) int
 }
 
-// AuctionEnder is optionally implemented by an AuctionPlayer that wants the final state.
-type AuctionEnder interface {
-	End(s *AuctionState)
+// Ender is optionally implemented by an Player that wants the final state.
+type Ender interface {
+	End(s *State)
 }
 
-// AuctionFunc adapts a plain function to AuctionPlayer.
-type AuctionFunc func(s *AuctionState) int
+// Func adapts a plain function to Player.
+type Func func(s *State) int
 
 // Bid calls f.
-func (f AuctionFunc) Bid(s *AuctionState) int { return f(s) }
+func (f Func) Bid(s *State) int { return f(s) }
 
-type auctionSeat struct {
-	p     AuctionPlayer
-	setup AuctionSetup
-	state AuctionState
+type gameSeat struct {
+	p     Player
+	setup Setup
+	state State
 	seen  int // rounds already counted into Won
 	out   arenav1.AuctionAction
 	wrap  arenav1.ActResponse_Auction
 }
 
-func init() {
-	openers["auction"] = func(b *Bot, req *arenav1.StartRequest) (seat, bool) {
-		if b.Auction == nil {
-			return nil, false
-		}
-		if req == nil {
-			return nil, true
-		}
-		s := &auctionSeat{p: b.Auction()}
+// Play is the auction entry of sdk.Bot's Games: newPlayer makes a fresh player for every seat
+// the host opens. A nil newPlayer plays nothing.
+func Play(newPlayer func() Player) sdk.Game {
+	g := sdk.Game{Name: Name, HouseBot: "bots/auction/cmd/sample"}
+	if newPlayer == nil {
+		return g
+	}
+	g.Open = func(req *arenav1.StartRequest) seat.Seat {
+		s := &gameSeat{p: newPlayer()}
 		su := req.GetAuction()
-		s.setup = AuctionSetup{ArtistsNum: int(su.GetArtistsNum()), RequiredCount: int(su.GetRequiredCount()),
+		s.setup = Setup{ArtistsNum: int(su.GetArtistsNum()), RequiredCount: int(su.GetRequiredCount()),
 			AuctionItems: su.GetAuctionItems(), PlayerCount: int(su.GetPlayerCount()), PlayerNames: su.GetPlayerNames(),
 			OwnName: su.GetOwnName(), StartMoney: int(su.GetStartMoney()), WealthTable: map[string]int{}}
 		st := &s.state
@@ -131,12 +136,13 @@ func init() {
 			st.Item = s.setup.AuctionItems[0]
 		}
 		s.wrap.Auction = &s.out
-		return s, true
+		return s
 	}
+	return g
 }
 
 // update folds an observation into the state.
-func (s *auctionSeat) update(o *arenav1.AuctionObservation) {
+func (s *gameSeat) update(o *arenav1.AuctionObservation) {
 	st := &s.state
 	st.Round = int(o.GetItemIndex())
 	st.Item = o.GetItem()
@@ -166,25 +172,25 @@ func (s *auctionSeat) update(o *arenav1.AuctionObservation) {
 	s.seen = max(s.seen, st.Round)
 }
 
-func (s *auctionSeat) act(req *arenav1.ActRequest, resp *arenav1.ActResponse) {
+func (s *gameSeat) Act(req *arenav1.ActRequest, resp *arenav1.ActResponse) {
 	o := req.GetAuction()
 	if o == nil {
-		invalid(resp, "expected an auction observation")
+		seat.Invalid(resp, "expected an auction observation")
 		return
 	}
 	s.update(o)
-	s.state.Clock = clockOf(req)
+	s.state.Clock = seat.ClockOf(req)
 	s.out.Bid = float64(s.p.Bid(&s.state))
 	resp.Action = &s.wrap
 }
 
-func (s *auctionSeat) end(req *arenav1.EndRequest) {
+func (s *gameSeat) End(req *arenav1.EndRequest) {
 	o := req.GetAuction()
 	if o == nil {
 		return
 	}
 	s.update(o)
-	if e, ok := s.p.(AuctionEnder); ok {
+	if e, ok := s.p.(Ender); ok {
 		e.End(&s.state)
 	}
 }

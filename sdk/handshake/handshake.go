@@ -1,4 +1,7 @@
-package sdk
+// Package handshake is the part of the bot contract that the arena host and every Go bot share:
+// the go-plugin handshake (protocol version, magic cookie), the plugin name and the plugin type
+// that carries BotService. It is the only part of the SDK the host imports.
+package handshake
 
 import (
 	"context"
@@ -8,6 +11,10 @@ import (
 
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 )
+
+// Version is the release of the bot contract's Go side: the Go SDK reports it as its own
+// version, and the host as its version in Describe.
+const Version = "0.1.0"
 
 // ProtocolVersion is the go-plugin application protocol version. It equals the major version
 // of the wire package arena.v1; a bot and a host with different versions refuse each other.
@@ -22,32 +29,32 @@ const (
 	CookieValue = "b0t-4r3n4-c0nt3st-v1"
 )
 
-// Handshake is shared by the host and every Go bot.
-var Handshake = plugin.HandshakeConfig{
+// Config is shared by the host and every Go bot.
+var Config = plugin.HandshakeConfig{
 	ProtocolVersion:  ProtocolVersion,
 	MagicCookieKey:   CookieKey,
 	MagicCookieValue: CookieValue,
 }
 
-// GRPCPlugin adapts BotService to go-plugin: the bot side registers Impl, the host side gets
-// an arenav1.BotServiceClient from Dispense.
-type GRPCPlugin struct {
+// Plugin adapts BotService to go-plugin: the bot side registers Impl, the host side gets an
+// arenav1.BotServiceClient from Dispense.
+type Plugin struct {
 	plugin.NetRPCUnsupportedPlugin
 	Impl arenav1.BotServiceServer
 }
 
 // GRPCServer registers the bot's service.
-func (p *GRPCPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+func (p *Plugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
 	arenav1.RegisterBotServiceServer(s, p.Impl)
 	return nil
 }
 
 // GRPCClient returns the host's stub.
-func (p *GRPCPlugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
+func (p *Plugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.ClientConn) (any, error) {
 	return arenav1.NewBotServiceClient(c), nil
 }
 
-// Plugins is the plugin set both sides use.
+// Plugins is the plugin set both sides use (the host passes nil).
 func Plugins(impl arenav1.BotServiceServer) plugin.PluginSet {
-	return plugin.PluginSet{PluginName: &GRPCPlugin{Impl: impl}}
+	return plugin.PluginSet{PluginName: &Plugin{Impl: impl}}
 }

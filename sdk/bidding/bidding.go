@@ -1,32 +1,37 @@
-package sdk
+package bidding
 
 import (
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"github.com/botarena/arena/sdk"
+	"github.com/botarena/arena/sdk/internal/seat"
 )
 
-// BiddingSide is player A or player B of a bidding game (the seed's player_identifier).
-type BiddingSide int8
+// Name is the game's registry name.
+const Name = "bidding"
+
+// Side is player A or player B of a bidding game (the seed's player_identifier).
+type Side int8
 
 // The two sides. A round won by A moves the bottle toward A's end (10), by B toward 0.
 const (
-	BiddingUnknown BiddingSide = iota
-	BiddingA
-	BiddingB
+	UnknownSide Side = iota
+	A
+	B
 )
 
-func (s BiddingSide) String() string {
+func (s Side) String() string {
 	switch s {
-	case BiddingA:
+	case A:
 		return "A"
-	case BiddingB:
+	case B:
 		return "B"
 	}
 	return "unknown"
 }
 
-// BiddingState is what a bidding player sees before a bid (the seed's GameState).
-type BiddingState struct {
-	Clock
+// State is what a bidding player sees before a bid (the seed's GameState).
+type State struct {
+	sdk.Clock
 	OwnName, OpponentName string
 	// Games in the match, and rounds per game before a game is a draw.
 	Games, MaxRounds int
@@ -34,7 +39,7 @@ type BiddingState struct {
 	Game int
 	// Round is the round about to be played in this game, from 1.
 	Round int
-	Side  BiddingSide
+	Side  Side
 	// Money left in this game; StartMoney is what each player started the game with.
 	OwnMoney, OpponentMoney, StartMoney int
 	// BottlePosition is the bottle's place, 0..10 (A wins at 10, B at 0).
@@ -52,51 +57,51 @@ type BiddingState struct {
 }
 
 // IsPlayerA reports whether I am A (the seed's is_player_a()).
-func (s *BiddingState) IsPlayerA() bool { return s.Side == BiddingA }
+func (s *State) IsPlayerA() bool { return s.Side == A }
 
 // PlacesToWin is how many more rounds I must win (net) for the bottle to reach my end.
-func (s *BiddingState) PlacesToWin() int {
-	if s.Side == BiddingA {
+func (s *State) PlacesToWin() int {
+	if s.Side == A {
 		return 10 - s.BottlePosition
 	}
 	return s.BottlePosition
 }
 
 // PlacesToLose is how many more rounds the opponent must win (net) to take the bottle.
-func (s *BiddingState) PlacesToLose() int { return 10 - s.PlacesToWin() }
+func (s *State) PlacesToLose() int { return 10 - s.PlacesToWin() }
 
 // MinBid is the least legal bid: 1, or 0 when I have no money left.
-func (s *BiddingState) MinBid() int { return min(1, s.OwnMoney) }
+func (s *State) MinBid() int { return min(1, s.OwnMoney) }
 
-// BiddingPlayer plays one bidding match (all its games).
-type BiddingPlayer interface {
+// Player plays one bidding match (all its games).
+type Player interface {
 	// Bid returns a whole-dollar bid: at least 1 and at most OwnMoney, or 0 when OwnMoney is 0.
 	// Any other bid abandons the game, which I lose.
-	Bid(s *BiddingState) int
+	Bid(s *State) int
 }
 
-// BiddingFunc adapts a plain function to BiddingPlayer.
-type BiddingFunc func(s *BiddingState) int
+// Func adapts a plain function to Player.
+type Func func(s *State) int
 
 // Bid calls f.
-func (f BiddingFunc) Bid(s *BiddingState) int { return f(s) }
+func (f Func) Bid(s *State) int { return f(s) }
 
-type biddingSeat struct {
-	p     BiddingPlayer
-	state BiddingState
+type gameSeat struct {
+	p     Player
+	state State
 	out   arenav1.BiddingAction
 	wrap  arenav1.ActResponse_Bidding
 }
 
-func init() {
-	openers["bidding"] = func(b *Bot, req *arenav1.StartRequest) (seat, bool) {
-		if b.Bidding == nil {
-			return nil, false
-		}
-		if req == nil {
-			return nil, true
-		}
-		s := &biddingSeat{p: b.Bidding()}
+// Play is the bidding entry of sdk.Bot's Games: newPlayer makes a fresh player for every seat
+// the host opens. A nil newPlayer plays nothing.
+func Play(newPlayer func() Player) sdk.Game {
+	g := sdk.Game{Name: Name, HouseBot: "bots/bidding/cmd/random"}
+	if newPlayer == nil {
+		return g
+	}
+	g.Open = func(req *arenav1.StartRequest) seat.Seat {
+		s := &gameSeat{p: newPlayer()}
 		if su := req.GetBidding(); su != nil {
 			s.state.OwnName, s.state.OpponentName = su.GetOwnName(), su.GetOpponentName()
 			s.state.Games, s.state.MaxRounds = int(su.GetGames()), int(su.GetMaxRounds())
@@ -105,14 +110,15 @@ func init() {
 		s.state.OwnBids = make([]int, 0, 16)
 		s.state.OpponentBids = make([]int, 0, 16)
 		s.wrap.Bidding = &s.out
-		return s, true
+		return s
 	}
+	return g
 }
 
-func (s *biddingSeat) act(req *arenav1.ActRequest, resp *arenav1.ActResponse) {
+func (s *gameSeat) Act(req *arenav1.ActRequest, resp *arenav1.ActResponse) {
 	o := req.GetBidding()
 	if o == nil {
-		invalid(resp, "expected a bidding observation")
+		seat.Invalid(resp, "expected a bidding observation")
 		return
 	}
 	st := &s.state
@@ -123,15 +129,15 @@ func (s *biddingSeat) act(req *arenav1.ActRequest, resp *arenav1.ActResponse) {
 		st.OwnBids = append(st.OwnBids, int(o.GetLastOwnBid()))
 		st.OpponentBids = append(st.OpponentBids, int(o.GetLastOpponentBid()))
 	}
-	st.Clock = clockOf(req)
+	st.Clock = seat.ClockOf(req)
 	st.Game, st.Round = int(o.GetGame()), int(o.GetRound())
 	switch o.GetPlayer() {
 	case arenav1.BiddingPlayer_BIDDING_PLAYER_A:
-		st.Side = BiddingA
+		st.Side = A
 	case arenav1.BiddingPlayer_BIDDING_PLAYER_B:
-		st.Side = BiddingB
+		st.Side = B
 	default:
-		st.Side = BiddingUnknown
+		st.Side = UnknownSide
 	}
 	if n := o.GetOpponentName(); n != "" {
 		st.OpponentName = n
@@ -145,4 +151,4 @@ func (s *biddingSeat) act(req *arenav1.ActRequest, resp *arenav1.ActResponse) {
 	resp.Action = &s.wrap
 }
 
-func (s *biddingSeat) end(*arenav1.EndRequest) {}
+func (s *gameSeat) End(*arenav1.EndRequest) {}

@@ -1,4 +1,4 @@
-package sdk
+package finger
 
 import (
 	"context"
@@ -6,24 +6,25 @@ import (
 	"testing"
 
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"github.com/botarena/arena/sdk"
 )
 
 // fingerRecorder answers with a fixed move and keeps a copy of every state it saw.
 type fingerRecorder struct {
-	move FingerMove
-	seen []FingerState
+	move Move
+	seen []State
 }
 
-func (r *fingerRecorder) Move(s *FingerState) FingerMove {
+func (r *fingerRecorder) Move(s *State) Move {
 	c := *s
-	c.History = append([]FingerTurn(nil), s.History...)
+	c.History = append([]Turn(nil), s.History...)
 	r.seen = append(r.seen, c)
 	return r.move
 }
 
-func openFinger(t *testing.T, p FingerPlayer) *Handler {
+func openFinger(t *testing.T, p Player) *sdk.Handler {
 	t.Helper()
-	h := NewHandler(Bot{Name: "rec", Finger: func() FingerPlayer { return p }})
+	h := sdk.NewHandler(sdk.Bot{Name: "rec", Games: []sdk.Game{Play(func() Player { return p })}})
 	resp, err := h.Start(context.Background(), &arenav1.StartRequest{MatchId: "m", Seat: 1, Game: "finger",
 		Setup: &arenav1.StartRequest_Finger{Finger: &arenav1.FingerSetup{Games: 3, MaxRounds: 5000, OwnName: "me", OpponentName: "you"}}})
 	if err != nil || resp.Error != "" {
@@ -59,7 +60,7 @@ func TestFingerStateRebuildsHistoryFromDeltas(t *testing.T) {
 		}
 	}
 	got := fmt.Sprint(rec.seen[1].History)
-	want := fmt.Sprint([]FingerTurn{{"you", false, LeftToLeft}, {"me", true, Switch(2, 0)}, {"you", false, Switch(0, 2)}})
+	want := fmt.Sprint([]Turn{{"you", false, LeftToLeft}, {"me", true, Switch(2, 0)}, {"you", false, Switch(0, 2)}})
 	if got != want {
 		t.Fatalf("history %s, want %s", got, want)
 	}
@@ -76,7 +77,7 @@ func TestFingerStateRebuildsHistoryFromDeltas(t *testing.T) {
 func TestFingerMovesGoOnTheWire(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		m    FingerMove
+		m    Move
 		want arenav1.FingerMove
 		l, r int32
 	}{
@@ -95,7 +96,7 @@ func TestFingerMovesGoOnTheWire(t *testing.T) {
 		if a.GetMove() != tc.want || a.GetSwitchLeft() != tc.l || a.GetSwitchRight() != tc.r {
 			t.Errorf("%v: wire %v, want %v %d %d", tc.m, a, tc.want, tc.l, tc.r)
 		}
-		if back := FingerFromWire(a); tc.l >= 0 && back != tc.m {
+		if back := FromWire(a); tc.l >= 0 && back != tc.m {
 			t.Errorf("%v came back as %v", tc.m, back)
 		}
 	}
@@ -103,7 +104,7 @@ func TestFingerMovesGoOnTheWire(t *testing.T) {
 
 func TestFingerNoMoveIsAnInvalidAnswer(t *testing.T) {
 	t.Parallel()
-	for _, m := range []FingerMove{{}, {Kind: 42}, {Kind: -1}} {
+	for _, m := range []Move{{}, {Kind: 42}, {Kind: -1}} {
 		h := openFinger(t, &fingerRecorder{move: m})
 		var resp arenav1.ActResponse
 		h.ActInto(fingerReq(1, &arenav1.FingerObservation{Game: 1, NewGame: true, Round: 1}), &resp)
@@ -123,22 +124,22 @@ func TestFingerNoMoveIsAnInvalidAnswer(t *testing.T) {
 func TestFingerLegalMoves(t *testing.T) {
 	t.Parallel()
 	for _, tc := range []struct {
-		s    FingerState
+		s    State
 		want string
 	}{
-		{FingerState{OwnLeft: 1, OwnRight: 1, OpponentLeft: 1, OpponentRight: 1},
+		{State{OwnLeft: 1, OwnRight: 1, OpponentLeft: 1, OpponentRight: 1},
 			"[LEFT TO LEFT LEFT TO RIGHT RIGHT TO LEFT RIGHT TO RIGHT SWITCH(0, 2) SWITCH(2, 0)]"},
-		{FingerState{OwnLeft: 0, OwnRight: 3, OpponentLeft: 0, OpponentRight: 4},
+		{State{OwnLeft: 0, OwnRight: 3, OpponentLeft: 0, OpponentRight: 4},
 			"[RIGHT TO RIGHT SWITCH(1, 2) SWITCH(2, 1)]"},
-		{FingerState{OwnLeft: 4, OwnRight: 4, OpponentLeft: 1, OpponentRight: 0},
+		{State{OwnLeft: 4, OwnRight: 4, OpponentLeft: 1, OpponentRight: 0},
 			"[LEFT TO LEFT RIGHT TO LEFT SWITCH(3, 5) SWITCH(5, 3)]"},
 	} {
 		if got := fmt.Sprint(tc.s.LegalMoves()); got != tc.want {
 			t.Errorf("%d %d vs %d %d: %s, want %s", tc.s.OwnLeft, tc.s.OwnRight, tc.s.OpponentLeft, tc.s.OpponentRight, got, tc.want)
 		}
 	}
-	s := FingerState{OwnLeft: 3, OwnRight: 4, OpponentLeft: 1, OpponentRight: 1}
-	for _, m := range []FingerMove{Switch(4, 3), Switch(3, 4), Switch(6, 1), Switch(-1, 8), Switch(1, 1), {}} {
+	s := State{OwnLeft: 3, OwnRight: 4, OpponentLeft: 1, OpponentRight: 1}
+	for _, m := range []Move{Switch(4, 3), Switch(3, 4), Switch(6, 1), Switch(-1, 8), Switch(1, 1), {}} {
 		if s.Legal(m) {
 			t.Errorf("%v legal from 3 4", m)
 		}
@@ -147,7 +148,7 @@ func TestFingerLegalMoves(t *testing.T) {
 
 func TestFingerDescribeListsFinger(t *testing.T) {
 	t.Parallel()
-	h := NewHandler(Bot{Name: "x", Finger: func() FingerPlayer { return &fingerRecorder{} }})
+	h := sdk.NewHandler(sdk.Bot{Name: "x", Games: []sdk.Game{Play(func() Player { return &fingerRecorder{} })}})
 	d, _ := h.Describe(context.Background(), &arenav1.DescribeRequest{})
 	if fmt.Sprint(d.Games) != "[finger]" {
 		t.Fatalf("games %v", d.Games)

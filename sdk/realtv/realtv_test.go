@@ -1,4 +1,4 @@
-package sdk
+package realtv
 
 import (
 	"context"
@@ -6,20 +6,21 @@ import (
 	"testing"
 
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"github.com/botarena/arena/sdk"
 )
 
 type realtvRecorder struct {
-	setup RealtvSetup
-	ctxs  []*RealtvContext
+	setup Setup
+	ctxs  []*Context
 	score float64
 }
 
-func (r *realtvRecorder) VoteForElimination(ctx *RealtvContext) string {
+func (r *realtvRecorder) VoteForElimination(ctx *Context) string {
 	r.ctxs = append(r.ctxs, ctx)
 	return IDOf(Weakest(ctx.ActivePlayers))
 }
 
-func (r *realtvRecorder) VoteForTie(ctx *RealtvContext) string {
+func (r *realtvRecorder) VoteForTie(ctx *Context) string {
 	r.ctxs = append(r.ctxs, ctx)
 	return IDOf(Strongest(ctx.CurrentTies))
 }
@@ -29,11 +30,11 @@ func (r *realtvRecorder) End(score float64) { r.score = score }
 func TestRealtvOneProcessHostsElevenInstances(t *testing.T) {
 	t.Parallel()
 	recs := map[string]*realtvRecorder{}
-	h := NewHandler(Bot{Name: "rec", Realtv: func(s RealtvSetup) RealtvPlayer {
+	h := sdk.NewHandler(sdk.Bot{Name: "rec", Games: []sdk.Game{Play(func(s Setup) Player {
 		r := &realtvRecorder{setup: s}
 		recs[s.ID] = r
 		return r
-	}})
+	})}})
 	for i := range 11 {
 		id := fmt.Sprintf("ID%08d", i)
 		r, _ := h.Start(context.Background(), &arenav1.StartRequest{MatchId: "c", Seat: int32(i), Game: "realtv",
@@ -59,8 +60,8 @@ func TestRealtvOneProcessHostsElevenInstances(t *testing.T) {
 		t.Fatalf("weakest with the smallest id: %v", &resp)
 	}
 	ctx := recs["ID00000003"].ctxs[0]
-	if ctx.IslandIndex != 2 || ctx.Day != 2 || ctx.Game != (RealtvGameContext{13, 55, 4}) || len(ctx.ActivePlayers) != 4 || ctx.Me.Strength != 3 ||
-		ctx.Me.PreviousMoves[0] != (RealtvVotes{"F1", "F2"}) || ctx.MyScore != 12.5 || ctx.Betrayers["B1"] == nil || ctx.EliminatedPlayers["E1"].Strength != 5 ||
+	if ctx.IslandIndex != 2 || ctx.Day != 2 || ctx.Game != (GameContext{13, 55, 4}) || len(ctx.ActivePlayers) != 4 || ctx.Me.Strength != 3 ||
+		ctx.Me.PreviousMoves[0] != (Votes{"F1", "F2"}) || ctx.MyScore != 12.5 || ctx.Betrayers["B1"] == nil || ctx.EliminatedPlayers["E1"].Strength != 5 ||
 		len(ctx.CurrentTies) != 0 {
 		t.Fatalf("context %+v", ctx)
 	}
@@ -81,7 +82,7 @@ func TestRealtvOneProcessHostsElevenInstances(t *testing.T) {
 
 func TestRealtvSortedIsByID(t *testing.T) {
 	t.Parallel()
-	m := map[string]*RealtvPlayerContext{"B": {ID: "B"}, "A": {ID: "A"}, "C": {ID: "C"}}
+	m := map[string]*PlayerContext{"B": {ID: "B"}, "A": {ID: "A"}, "C": {ID: "C"}}
 	s := Sorted(m)
 	if s[0].ID != "A" || s[1].ID != "B" || s[2].ID != "C" {
 		t.Fatal(s)

@@ -1,4 +1,4 @@
-package sdk
+package bidding
 
 import (
 	"context"
@@ -6,14 +6,15 @@ import (
 	"testing"
 
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"github.com/botarena/arena/sdk"
 )
 
 type biddingRecorder struct {
 	bid  int
-	seen []BiddingState
+	seen []State
 }
 
-func (r *biddingRecorder) Bid(s *BiddingState) int {
+func (r *biddingRecorder) Bid(s *State) int {
 	c := *s
 	c.OwnBids = append([]int(nil), s.OwnBids...)
 	c.OpponentBids = append([]int(nil), s.OpponentBids...)
@@ -28,7 +29,7 @@ func biddingReq(step int64, o *arenav1.BiddingObservation) *arenav1.ActRequest {
 func TestBiddingStateRebuildsBidHistories(t *testing.T) {
 	t.Parallel()
 	rec := &biddingRecorder{bid: 7}
-	h := NewHandler(Bot{Name: "rec", Bidding: func() BiddingPlayer { return rec }})
+	h := sdk.NewHandler(sdk.Bot{Name: "rec", Games: []sdk.Game{Play(func() Player { return rec })}})
 	if r, _ := h.Start(context.Background(), &arenav1.StartRequest{MatchId: "m", Seat: 0, Game: "bidding",
 		Setup: &arenav1.StartRequest_Bidding{Bidding: &arenav1.BiddingSetup{Games: 4, StartMoney: 100, MaxRounds: 10, OwnName: "me", OpponentName: "you"}}}); r.GetError() != "" {
 		t.Fatal(r.Error)
@@ -50,7 +51,7 @@ func TestBiddingStateRebuildsBidHistories(t *testing.T) {
 	if fmt.Sprint(s.OwnBids, s.OpponentBids) != "[7 7] [3 20]" {
 		t.Fatalf("bids %v %v", s.OwnBids, s.OpponentBids)
 	}
-	if !s.IsPlayerA() || s.Side != BiddingA || s.OwnMoney != 93 || s.OpponentMoney != 80 || s.StartMoney != 100 || s.BottlePosition != 5 ||
+	if !s.IsPlayerA() || s.Side != A || s.OwnMoney != 93 || s.OpponentMoney != 80 || s.StartMoney != 100 || s.BottlePosition != 5 ||
 		s.RoundsWon != 1 || s.RoundsLost != 1 || s.Round != 3 || s.OpponentName != "you" || s.OwnName != "me" || s.Games != 4 || s.MaxRounds != 10 ||
 		s.PlacesToWin() != 5 || s.MinBid() != 1 {
 		t.Fatalf("state %+v", s)
@@ -71,7 +72,7 @@ func TestBiddingStateRebuildsBidHistories(t *testing.T) {
 
 func TestBiddingWrongObservationIsAnInvalidAnswer(t *testing.T) {
 	t.Parallel()
-	h := NewHandler(Bot{Name: "rec", Bidding: func() BiddingPlayer { return &biddingRecorder{} }})
+	h := sdk.NewHandler(sdk.Bot{Name: "rec", Games: []sdk.Game{Play(func() Player { return &biddingRecorder{} })}})
 	h.Start(context.Background(), &arenav1.StartRequest{MatchId: "m", Game: "bidding"})
 	var resp arenav1.ActResponse
 	h.ActInto(&arenav1.ActRequest{MatchId: "m", Observation: &arenav1.ActRequest_Finger{Finger: &arenav1.FingerObservation{}}}, &resp)

@@ -1,0 +1,4 @@
+package sdk
+
+// NotServedMessage is notServedMessage, for the external tests.
+var NotServedMessage = notServedMessage
