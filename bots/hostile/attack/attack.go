@@ -228,8 +228,7 @@ func strike(name string) {
 			report(name, fmt.Errorf("no process could be signalled"))
 		}
 	case "tracer":
-		_, _, e := syscall.RawSyscall(syscall.SYS_PTRACE, syscall.PTRACE_ATTACH, 1, 0)
-		report(name, e)
+		report(name, ptraceAttach(1))
 	}
 }
 

@@ -1,0 +1,279 @@
+//go:build !linux
+
+package sandbox
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Off Linux (macOS, the BSDs) the sandbox is the degraded one: a clean environment, rlimits set
+// by a tiny init (this binary re-executed) before it execs the bot, the bot's own process
+// group, a kill of the whole group, wall-time and output limits. Probe reports every Linux
+// layer as missing, with the reason, and Strict refuses to start.
+
+// Init runs the init when the binary was re-executed as one; see the Linux version.
+func Init() {
+	if filepath.Base(os.Args[0]) != initArg0 {
+		return
+	}
+	os.Exit(runOtherInit())
+}
+
+func init() { Init() }
+
+// otherConfig is what the init needs here.
+type otherConfig struct {
+	Path string
+	Args []string
+	Env  []string
+	Dir  string
+	L    Limits
+}
+
+func runOtherInit() int {
+	f := os.NewFile(configFD, "config")
+	var cfg otherConfig
+	if err := json.NewDecoder(f).Decode(&cfg); err != nil {
+		return 124
+	}
+	_ = f.Close()
+	set := func(res int, v uint64) {
+		if v > 0 {
+			_ = syscall.Setrlimit(res, &syscall.Rlimit{Cur: v, Max: v})
+		}
+	}
+	set(syscall.RLIMIT_CORE, 0)
+	_ = syscall.Setrlimit(syscall.RLIMIT_CORE, &syscall.Rlimit{})
+	set(syscall.RLIMIT_CPU, uint64(cfg.L.CPUSeconds))
+	set(syscall.RLIMIT_FSIZE, uint64(cfg.L.FileBytes))
+	set(syscall.RLIMIT_NOFILE, uint64(cfg.L.OpenFiles))
+	if cfg.Dir != "" {
+		_ = os.Chdir(cfg.Dir)
+	}
+	err := syscall.Exec(cfg.Path, cfg.Args, cfg.Env)
+	fmt.Fprintf(os.Stderr, "sandbox: cannot start %s: %v\n", cfg.Path, err)
+	return 127
+}
+
+// Process is a running command in the degraded sandbox.
+type Process struct {
+	spec   Spec
+	limits Limits
+	cmd    *exec.Cmd
+	stdout io.ReadCloser
+	stderr io.ReadCloser
+
+	started time.Time
+	done    chan struct{}
+	waitErr error
+
+	mu     sync.Mutex
+	reason *ExitReason
+	ended  time.Time
+	final  Usage
+}
+
+// Start launches spec in the degraded sandbox.
+func Start(spec Spec) (*Process, error) {
+	if spec.Strict {
+		return nil, fmt.Errorf("%w %s: strict mode refuses to run without the Linux layers (this is %s)", ErrStrict, spec.Name, runtime.GOOS)
+	}
+	if len(spec.Overlays) > 0 {
+		return nil, fmt.Errorf("%w: overlays need Linux", ErrNoOverlay)
+	}
+	spec = hostPaths(spec)
+	if rt, err := pythonFor(spec); err != nil {
+		return nil, fmt.Errorf("%w %s: %v", ErrStart, spec.Name, err)
+	} else if rt != nil {
+		spec.Path = rt.Exe
+		if len(spec.Args) > 0 {
+			spec.Args = append([]string{rt.Exe}, spec.Args[1:]...)
+		}
+	}
+	l := spec.Limits.withDefaults()
+	args := spec.Args
+	if len(args) == 0 {
+		args = []string{spec.Path}
+	}
+	cfgR, cfgW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("%w %s: %v", ErrStart, spec.Name, err)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, fmt.Errorf("%w %s: %v", ErrStart, spec.Name, err)
+	}
+	cmd := &exec.Cmd{Path: exe, Args: []string{initArg0}, Env: []string{}, ExtraFiles: []*os.File{cfgR, cfgR},
+		SysProcAttr: &syscall.SysProcAttr{Setpgid: true}}
+	p := &Process{spec: spec, limits: l, cmd: cmd, done: make(chan struct{})}
+	if p.stdout, err = cmd.StdoutPipe(); err != nil {
+		return nil, fmt.Errorf("%w %s: %v", ErrStart, spec.Name, err)
+	}
+	if p.stderr, err = cmd.StderrPipe(); err != nil {
+		return nil, fmt.Errorf("%w %s: %v", ErrStart, spec.Name, err)
+	}
+	dir := spec.Dir
+	if dir == "" {
+		dir = spec.WorkDir
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("%w %s: %v", ErrStart, spec.Name, err)
+	}
+	_ = cfgR.Close()
+	_ = json.NewEncoder(cfgW).Encode(otherConfig{Path: spec.Path, Args: args, Env: spec.Env, Dir: dir, L: l})
+	_ = cfgW.Close()
+	p.started = time.Now()
+	go p.waiter()
+	if l.WallTime > 0 {
+		go func() {
+			select {
+			case <-p.done:
+			case <-time.After(l.WallTime):
+				_ = p.KillFor(KindTimeLimit, "ran longer than "+l.WallTime.String())
+			}
+		}()
+	}
+	return p, nil
+}
+
+func (p *Process) waiter() {
+	err := p.cmd.Wait()
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	p.mu.Lock()
+	p.ended = time.Now()
+	p.final = Usage{Wall: p.ended.Sub(p.started)}
+	if ps := p.cmd.ProcessState; ps != nil {
+		p.final.CPU = ps.UserTime() + ps.SystemTime()
+	}
+	p.mu.Unlock()
+	if r := p.Reason(); r.Kind != KindExited || r.Status != 0 || err != nil {
+		p.waitErr = &ExitError{Name: p.spec.Name, Reason: r}
+	}
+	if p.spec.Harvest != nil && p.spec.WorkDir != "" {
+		p.spec.Harvest(p.spec.WorkDir)
+	}
+	close(p.done)
+}
+
+// Pid of the process (its group leader).
+func (p *Process) Pid() int { return p.cmd.Process.Pid }
+
+// BotPid is the program's pid.
+func (p *Process) BotPid() int { return p.cmd.Process.Pid }
+
+// Stdout of the process.
+func (p *Process) Stdout() io.Reader { return p.stdout }
+
+// Stderr of the process.
+func (p *Process) Stderr() io.Reader { return p.stderr }
+
+// Done is closed once the process is gone.
+func (p *Process) Done() <-chan struct{} { return p.done }
+
+// Wait waits for the end; nil for a clean exit.
+func (p *Process) Wait() error {
+	<-p.done
+	return p.waitErr
+}
+
+// Kill kills the whole process group.
+func (p *Process) Kill() error { return p.KillFor(KindKilled, "stopped by the arena") }
+
+// KillFor kills the group and records why.
+func (p *Process) KillFor(kind, detail string) error {
+	p.mu.Lock()
+	if p.reason == nil && p.ended.IsZero() {
+		p.reason = &ExitReason{Kind: kind, Detail: detail}
+	}
+	p.mu.Unlock()
+	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+	select {
+	case <-p.done:
+		return nil
+	case <-time.After(3 * time.Second):
+		return errors.New("sandbox " + p.spec.Name + ": process still not gone 3s after kill")
+	}
+}
+
+// Reason explains how the process ended.
+func (p *Process) Reason() ExitReason {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.ended.IsZero() {
+		return ExitReason{Kind: KindRunning}
+	}
+	if p.reason != nil {
+		return *p.reason
+	}
+	ps := p.cmd.ProcessState
+	if ws, ok := ps.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return ExitReason{Kind: KindSignal, Signal: ws.Signal()}
+	}
+	return ExitReason{Kind: KindExited, Status: ps.ExitCode()}
+}
+
+// Usage reports wall and CPU time (final after the end).
+func (p *Process) Usage() Usage {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if !p.ended.IsZero() {
+		return p.final
+	}
+	return Usage{Wall: time.Since(p.started)}
+}
+
+// Snapshot is a reading for diffing around a move; off Linux only the time is known.
+func (p *Process) Snapshot() Snapshot { return Snapshot{At: time.Now()} }
+
+// Limits in force.
+func (p *Process) Limits() Limits { return p.limits }
+
+// HostUID is -1: the bot runs as the arena's uid.
+func (p *Process) HostUID() int { return -1 }
+
+// UIDRange is empty: no uids are handed out here.
+func UIDRange() (lo, hi int) { return 0, 0 }
+
+// Probe reports the degraded sandbox.
+func Probe() *Report {
+	r := &Report{}
+	why := "not available on " + runtime.GOOS + " (Linux only)"
+	for _, n := range layerOrder {
+		r.set(n, false, "%s", why)
+	}
+	r.set(LayerEnv, true, "only the variables the caller passes")
+	r.set(LayerRlimits, true, "core 0, cpu seconds, file size, open files (set by the init before it starts the bot)")
+	r.set(LayerSubreaper, true, "the bot's own process group, killed as a whole; wall-time and output limits")
+	r.Notes = append(r.Notes, "degraded sandbox: bots see the host's files and network; run contests on Linux")
+	return r
+}
+
+// CleanupReport says what Cleanup removed; nothing is left behind here.
+type CleanupReport struct{ Cgroups, Mounts, WorkDirs, Killed int }
+
+func (c CleanupReport) String() string { return "nothing to clean up off Linux" }
+
+// Cleanup has nothing to do off Linux.
+func Cleanup() (CleanupReport, error) { return CleanupReport{}, nil }
+
+// FilesDir is a plain folder off Linux.
+func FilesDir() (string, error) {
+	dir := filepath.Join(os.TempDir(), fmt.Sprintf("arena-sandbox-%d", os.Geteuid()), "files")
+	return dir, os.MkdirAll(dir, 0o755)
+}
+
+// OverlaysWork is false off Linux.
+func OverlaysWork() bool { return false }
+
+// WorkPathInside is the work dir's host path: nothing can be moved off Linux.
+func WorkPathInside(spec Spec) string { return spec.WorkDir }
