@@ -474,4 +474,3 @@ func (p *Process) HostUID() int {
 // UIDRange is the range [lo, hi) of host uids the sandbox hands out: after every match has
 // ended, no process on the machine should run with one of them.
 func UIDRange() (lo, hi int) { return uidBase, uidBase + 2*uidSlots }
-
