@@ -253,7 +253,7 @@ func Probe() *Report {
 	}
 	r.set(LayerEnv, true, "only the variables the caller passes")
 	r.set(LayerRlimits, true, "core 0, cpu seconds, file size, open files (set by the init before it starts the bot)")
-	r.set(LayerSubreaper, true, "the bot's own process group, killed as a whole; wall-time and output limits")
+	r.set(LayerSubreaper, true, "the bot's own process group, killed as a whole; a wall-time limit (no output limit here)")
 	r.Notes = append(r.Notes, "degraded sandbox: bots see the host's files and network; run contests on Linux")
 	return r
 }
