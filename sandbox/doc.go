@@ -31,6 +31,10 @@
 //
 // The package's own init function calls Init too, so a binary that forgets still works.
 //
+// Off Linux (macOS) the package builds a degraded sandbox instead: a re-executed init sets
+// rlimits and execs the bot in its own process group, which Kill removes whole; Probe reports
+// every Linux layer as missing, and Strict refuses to start.
+//
 // # Honesty
 //
 // Probe tries every layer once per process by starting a real sandbox and reports each one,
