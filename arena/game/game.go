@@ -3,6 +3,7 @@ package game
 import (
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"sort"
 	"strconv"
 	"strings"
@@ -228,10 +229,40 @@ type Spec struct {
 	MaxPlayers int
 	Params     []Param
 	// ClockMs is the default per-seat total clock (0 = none). The runner enforces it; the
-	// param "clock" (seconds) overrides it where a game lists it.
+	// param "clock" (seconds) overrides it where a game lists it; Spec.Clock reads both.
 	ClockMs int64
 	New     func(cfg Config) (Engine, error)
+	// Legal answers a request with a random legal move drawn from r (nil when the request is
+	// not this game's); the contract suite and the fuzz target play with it.
+	Legal func(r *rand.Rand, req *arenav1.ActRequest) *arenav1.ActResponse
+	// Test keeps the contract suite's matches small.
+	Test TestPlan
+	// Ranking says how a tournament orders the bots.
+	Ranking Ranking
 }
+
+// TestPlan is how the contract suite (arena/game/gametest) plays a game.
+type TestPlan struct {
+	// Players are the player counts to try (default: MinPlayers).
+	Players []int
+	// Params keep matches short.
+	Params map[string]string
+	// MaxSteps is the cap no match may pass (a safety net: the game's own cap must end it first).
+	MaxSteps int
+}
+
+// Ranking is how standings order a game's bots.
+type Ranking int
+
+// Rankings.
+const (
+	// RankByRating orders by the rating (two players: Bradley-Terry; more: OpenSkill's
+	// ordinal), ties broken by the game's own total.
+	RankByRating Ranking = iota
+	// RankByTotal orders by the game's own total score (a realtv contest), ties broken by
+	// the rating.
+	RankByTotal
+)
 
 var (
 	regMu    sync.RWMutex

@@ -34,6 +34,8 @@ func init() {
 		},
 		ClockMs: 120_000,
 		New:     New,
+		Legal:   RandomLegal,
+		Test:    game.TestPlan{Players: []int{2, 3, 5, 12}, MaxSteps: 1000},
 	}
 	game.Register(Spec)
 }

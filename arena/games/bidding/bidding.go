@@ -25,6 +25,9 @@ var Spec = game.Spec{
 	MaxPlayers: 2,
 	Params:     params,
 	New:        New,
+	Legal:      RandomLegal,
+	// Twenty games of at most ten rounds each: the match is over within 200 steps.
+	Test: game.TestPlan{Params: map[string]string{"games": "20"}, MaxSteps: 20 * 10},
 }
 
 var params = []game.Param{

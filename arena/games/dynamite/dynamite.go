@@ -22,7 +22,10 @@ func init() {
 			{Name: "rounds", Default: "2500", Help: "round cap; at the cap the higher score wins"},
 			{Name: "dynamite", Default: "100", Help: "dynamite per player; one more forfeits"},
 		},
-		New: New,
+		New:   New,
+		Legal: RandomLegal,
+		// One match of at most 2500 rounds.
+		Test: game.TestPlan{MaxSteps: 2500},
 	}
 	game.Register(Spec)
 }

@@ -20,6 +20,10 @@ var Spec = game.Spec{
 	MaxPlayers: 2,
 	Params:     params,
 	New:        New,
+	Legal:      RandomLegal,
+	// Twenty games keep the suite quick; each game is capped at max_rounds moves, so the match at
+	// 20*5000 steps.
+	Test: game.TestPlan{Params: map[string]string{"games": "20"}, MaxSteps: 20 * 5000},
 }
 
 var params = []game.Param{

@@ -51,7 +51,14 @@ func init() {
 		Params: []game.Param{
 			{Name: "phases", Default: "100", Help: "phases in the contest (each instance visits one island per phase)"},
 		},
-		New: New,
+		New:   New,
+		Legal: RandomLegal,
+		// Ten phases keep the suite quick and still ask every seat again after step 7 (each phase
+		// opens with a vote of every instance), which EveryFaultKindHandled needs. An island lasts
+		// at most 11 days of two votes each.
+		Test: game.TestPlan{Players: []int{1, 2, 5}, Params: map[string]string{"phases": "10"}, MaxSteps: 10 * 22},
+		// A contest ranks scripts by the total score of their instances.
+		Ranking: game.RankByTotal,
 	}
 	game.Register(Spec)
 }
