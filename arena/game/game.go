@@ -3,6 +3,7 @@ package game
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"sort"
 	"strconv"
@@ -364,6 +365,22 @@ func (s Spec) Int(cfg Config, name string, lo, hi int) (int, error) {
 		return 0, fmt.Errorf("%w: %s %s=%d is out of range %d..%d", ErrParam, s.Name, name, n, lo, hi)
 	}
 	return n, nil
+}
+
+// Clock is a match's per-seat total clock (0: none): the parameter "clock" in seconds,
+// fractions allowed, in (0, 1000000], where the game lists it; else the game's ClockMs. It is
+// the clock's one parser: the runner and the engine read the same duration from it.
+func (s Spec) Clock(cfg Config) (time.Duration, error) {
+	v, ok := cfg.Params["clock"]
+	if !ok || !s.hasParam("clock") {
+		return time.Duration(s.ClockMs) * time.Millisecond, nil
+	}
+	secs, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	d := time.Duration(secs * float64(time.Second))
+	if err != nil || math.IsNaN(secs) || secs <= 0 || secs > 1e6 || d <= 0 {
+		return 0, fmt.Errorf("%w: %s clock=%q is not a number of seconds in (0, 1000000]", ErrParam, s.Name, v)
+	}
+	return d, nil
 }
 
 // ByScore is the usual outcome of a match decided by score (games won, points): the single

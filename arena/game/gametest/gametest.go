@@ -97,13 +97,14 @@ func Play(h Harness, seed uint64, players int, choose Chooser) (Transcript, erro
 			a := choose(steps, s, req)
 			a.Seat = s
 			a.Order = i
-			answers = append(answers, a)
 			if a.Action != nil {
 				write(hs, mo, a.Action)
 			}
 			if a.Fault != nil {
 				hs.Write([]byte{byte(a.Fault.Kind)})
 			}
+			// The engine gets what the runner would give it: its game's action or a fault.
+			answers = append(answers, game.JudgeAnswer(h.Spec.Name, a))
 		}
 		if err := eng.Apply(answers); err != nil {
 			return Transcript{}, fmt.Errorf("step %d: Apply: %w", steps, err)
@@ -292,6 +293,8 @@ func FuzzMany(f *testing.F, pick func(seed uint64) Harness) {
 	})
 }
 
+var observationCases = (&arenav1.ActRequest{}).ProtoReflect().Descriptor().Oneofs().ByName("observation")
+
 // Drive runs an engine the test already built to its end, asking policy for every pending
 // seat, and returns the number of requests made. It fails the test on an engine error or when
 // the match is not over within limit requests.
@@ -305,7 +308,12 @@ func Drive(t testing.TB, e game.Engine, limit int, policy func(seat int, req *ar
 			e.Observe(s, req)
 			a := policy(s, req)
 			a.Seat = s
-			answers = append(answers, a)
+			// Judged as the runner would, for the game whose observation this is.
+			name := ""
+			if f := req.ProtoReflect().WhichOneof(observationCases); f != nil {
+				name = string(f.Name())
+			}
+			answers = append(answers, game.JudgeAnswer(name, a))
 			n++
 		}
 		if err := e.Apply(answers); err != nil {

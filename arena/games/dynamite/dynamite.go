@@ -168,12 +168,8 @@ func (e *Engine) Apply(answers []game.Answer) error {
 			e.charge(s, a.Fault.Kind, a.Fault.Detail)
 			continue
 		}
-		d := a.Action.GetDynamite()
-		if d == nil {
-			e.charge(s, game.FaultGarbage, "answer is not a dynamite move")
-			continue
-		}
-		m := d.GetMove()
+		// game.Judge let through only a dynamite move.
+		m := a.Action.GetDynamite().GetMove()
 		switch m {
 		case rock, paper, scissors, water:
 		case dyn:

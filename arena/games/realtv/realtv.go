@@ -414,17 +414,8 @@ func (e *Engine) vote(a *game.Answer) (id string, k game.FaultKind, detail strin
 	if a.Fault != nil {
 		return "", a.Fault.Kind, a.Fault.Detail
 	}
-	if be := a.Action.GetError(); be != nil {
-		if be.GetKind() == arenav1.BotErrorKind_BOT_ERROR_KIND_EXCEPTION {
-			return "", game.FaultCrash, "raised: " + be.GetMessage()
-		}
-		return "", game.FaultGarbage, be.GetMessage()
-	}
-	v := a.Action.GetRealtv()
-	if v == nil {
-		return "", game.FaultGarbage, "answer is not a realtv vote"
-	}
-	return v.GetVoteId(), game.FaultNone, ""
+	// game.Judge let through only a realtv vote.
+	return a.Action.GetRealtv().GetVoteId(), game.FaultNone, ""
 }
 
 func (e *Engine) where(isl *island, tie bool) string {
