@@ -79,7 +79,8 @@ func (m *Mover) Move(ctx context.Context) (time.Duration, error) {
 	if err != nil {
 		return 0, fmt.Errorf("bot %s: move %d: %w", m.bot.Name, m.step, err)
 	}
-	m.ans[0] = game.Answer{Seat: 0, Action: resp, Elapsed: el}
+	m.ans[0] = game.Answer{Seat: 0, Elapsed: el}
+	m.ans[0].Action, m.ans[0].Fault = game.Judge("dynamite", m.step, resp)
 	m.ans[1] = game.Answer{Seat: 1, Action: rockAnswer, Order: 1}
 	if err := m.eng.Apply(m.ans); err != nil {
 		return 0, err

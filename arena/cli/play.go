@@ -70,13 +70,6 @@ func newPlay() *cobra.Command {
 			matchID = fmt.Sprintf("%s-%d", spec.Name, cfg.Seed)
 		}
 		opt := match.Options{MatchID: matchID, Deadline: deadline, StartDeadline: startDeadline, EndDeadline: endDeadline, MeasureMoves: measure}
-		if c, ok := cfg.Params["clock"]; ok {
-			secs, err := strconv.ParseFloat(c, 64)
-			if err != nil {
-				return fmt.Errorf("%w: --clock %q is not a number of seconds", ErrUsage, c)
-			}
-			opt.ClockMs = int64(secs * 1000)
-		}
 		ctx := cmd.Context()
 		out := cmd.OutOrStdout()
 		fmt.Fprintf(out, "%s: %s (seed %d)\n", spec.Name, strings.Join(bots, " vs "), cfg.Seed)
@@ -90,7 +83,6 @@ func newPlay() *cobra.Command {
 		ps := make([]match.Player, len(procs))
 		for i, p := range procs {
 			ps[i] = players.Process{Bot: p}
-			cfg.Players[i].Class = p.Desc.GetName()
 		}
 		var rec *replay.Recorder
 		if replayPath != "" {

@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"strconv"
 	"sync"
 	"time"
 
@@ -148,13 +147,6 @@ func newTournament() *cobra.Command {
 			}
 			cfg := tournament.Config{Game: spec.Name, Params: ps, Seed: seed, Reps: reps, Table: table,
 				Deadline: deadline, StartTimeout: startTimeout, StartDeadline: startDeadline, EndDeadline: endDeadline, Entries: entries}
-			if c, ok := cfg.Params["clock"]; ok {
-				secs, err := strconv.ParseFloat(c, 64)
-				if err != nil {
-					return fmt.Errorf("%w: --clock %q is not a number of seconds", ErrUsage, c)
-				}
-				cfg.ClockMs = int64(secs * 1000)
-			}
 			id, err = tournament.Create(ctx, st, name, cfg)
 			if err != nil {
 				return err

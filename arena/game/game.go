@@ -3,6 +3,8 @@ package game
 import (
 	"errors"
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"sort"
 	"strconv"
 	"strings"
@@ -228,10 +230,40 @@ type Spec struct {
 	MaxPlayers int
 	Params     []Param
 	// ClockMs is the default per-seat total clock (0 = none). The runner enforces it; the
-	// param "clock" (seconds) overrides it where a game lists it.
+	// param "clock" (seconds) overrides it where a game lists it; Spec.Clock reads both.
 	ClockMs int64
 	New     func(cfg Config) (Engine, error)
+	// Legal answers a request with a random legal move drawn from r (nil when the request is
+	// not this game's); the contract suite and the fuzz target play with it.
+	Legal func(r *rand.Rand, req *arenav1.ActRequest) *arenav1.ActResponse
+	// Test keeps the contract suite's matches small.
+	Test TestPlan
+	// Ranking says how a tournament orders the bots.
+	Ranking Ranking
 }
+
+// TestPlan is how the contract suite (arena/game/gametest) plays a game.
+type TestPlan struct {
+	// Players are the player counts to try (default: MinPlayers).
+	Players []int
+	// Params keep matches short.
+	Params map[string]string
+	// MaxSteps is the cap no match may pass (a safety net: the game's own cap must end it first).
+	MaxSteps int
+}
+
+// Ranking is how standings order a game's bots.
+type Ranking int
+
+// Rankings.
+const (
+	// RankByRating orders by the rating (two players: Bradley-Terry; more: OpenSkill's
+	// ordinal), ties broken by the game's own total.
+	RankByRating Ranking = iota
+	// RankByTotal orders by the game's own total score (a realtv contest), ties broken by
+	// the rating.
+	RankByTotal
+)
 
 var (
 	regMu    sync.RWMutex
@@ -333,6 +365,22 @@ func (s Spec) Int(cfg Config, name string, lo, hi int) (int, error) {
 		return 0, fmt.Errorf("%w: %s %s=%d is out of range %d..%d", ErrParam, s.Name, name, n, lo, hi)
 	}
 	return n, nil
+}
+
+// Clock is a match's per-seat total clock (0: none): the parameter "clock" in seconds,
+// fractions allowed, in (0, 1000000], where the game lists it; else the game's ClockMs. It is
+// the clock's one parser: the runner and the engine read the same duration from it.
+func (s Spec) Clock(cfg Config) (time.Duration, error) {
+	v, ok := cfg.Params["clock"]
+	if !ok || !s.hasParam("clock") {
+		return time.Duration(s.ClockMs) * time.Millisecond, nil
+	}
+	secs, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+	d := time.Duration(secs * float64(time.Second))
+	if err != nil || math.IsNaN(secs) || secs <= 0 || secs > 1e6 || d <= 0 {
+		return 0, fmt.Errorf("%w: %s clock=%q is not a number of seconds in (0, 1000000]", ErrParam, s.Name, v)
+	}
+	return d, nil
 }
 
 // ByScore is the usual outcome of a match decided by score (games won, points): the single

@@ -21,6 +21,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/botarena/arena/arena/bounded"
+	"github.com/botarena/arena/arena/game"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 	"github.com/botarena/arena/sandbox"
 	"github.com/botarena/arena/sdk/handshake"
@@ -69,12 +70,13 @@ func refuseSideStreams(ctx context.Context, desc *grpc.StreamDesc, cc *grpc.Clie
 	return streamer(ctx, desc, cc, method, opts...)
 }
 
-// Errors of a running bot.
+// Errors of a running bot: the arena's one set (game.ErrTimeout, game.ErrDead), which the
+// runner tests for as they come.
 var (
 	// ErrTimeout means a seat did not answer within its deadline; the bot has been killed.
-	ErrTimeout = errors.New("no answer within the deadline")
+	ErrTimeout = game.ErrTimeout
 	// ErrDead means the bot process is gone (crashed, killed, or closed).
-	ErrDead = errors.New("bot is not running")
+	ErrDead = game.ErrDead
 )
 
 // EnvAllow is the short list of host variables a bot inherits; everything else is dropped.

@@ -9,8 +9,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"google.golang.org/protobuf/proto"
-
 	"github.com/botarena/arena/arena/bounded"
 	"github.com/botarena/arena/arena/game"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
@@ -37,10 +35,11 @@ type Player interface {
 	Tail(n int) []string
 }
 
-// Errors a Conn reports.
+// Errors a Conn reports: the same values as game.ErrTimeout and game.ErrDead, which the host
+// returns, so nothing translates them.
 var (
-	ErrTimeout = errors.New("no answer within the deadline")
-	ErrDead    = errors.New("bot is not running")
+	ErrTimeout = game.ErrTimeout
+	ErrDead    = game.ErrDead
 )
 
 // Measurer is implemented by connections that can read their bot's CPU time and memory
@@ -49,7 +48,9 @@ type Measurer interface {
 	Snapshot() (cpu time.Duration, memoryBytes int64)
 }
 
-// Recorder receives every step as it is applied (the replay writer implements it).
+// Recorder receives every step as it is applied (the replay writer implements it). One that
+// also has a method Begin(game.Config) gets the match's configuration as the engine got it
+// (each player's Class filled in) before the first step.
 type Recorder interface {
 	Step(step int, answers []game.Answer)
 }
@@ -59,7 +60,8 @@ type Options struct {
 	MatchID string
 	// Deadline per move (default 1 s).
 	Deadline time.Duration
-	// ClockMs overrides the game's per-seat clock (0: the game's default, -1: none).
+	// ClockMs overrides the game's per-seat clock (0: the game's own, from its "clock"
+	// parameter or default, -1: none).
 	ClockMs int64
 	// StartDeadline and EndDeadline bound each seat's Start and End calls (default
 	// DefaultStartDeadline, DefaultEndDeadline); the process start-up has its own timeout.
@@ -79,9 +81,8 @@ const (
 	DefaultEndDeadline   = 3 * time.Second
 )
 
-// MaxAction bounds an answer that carries an action: a real one is a few bytes, and an
-// action's strings (a Real TV vote) reach replays and fault reports.
-const MaxAction = 1 << 10
+// MaxAction bounds an answer that carries an action (game.Judge applies it).
+const MaxAction = game.MaxAction
 
 // WhereEnd is the place of a fault charged at a seat's End, after the match was decided.
 const WhereEnd = "end of match"
@@ -130,26 +131,37 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 	if opt.TailLines <= 0 {
 		opt.TailLines = 5
 	}
-	clock := spec.ClockMs
-	if opt.ClockMs != 0 {
-		clock = opt.ClockMs
-	}
-	if clock < 0 {
-		clock = 0
-	}
 	if len(players) != len(cfg.Players) {
 		return nil, fmt.Errorf("match: %d players for %d configured", len(players), len(cfg.Players))
 	}
-	// Games that show bots each other's class names get what each bot calls itself.
+	// Games that show bots each other's class names get what each bot calls itself: the one
+	// place a player's Class is set.
 	cfg.Players = append([]game.Player(nil), cfg.Players...)
 	for i, p := range players {
 		if n, ok := p.(interface{ BotName() string }); ok && cfg.Players[i].Class == "" {
 			cfg.Players[i].Class = n.BotName()
 		}
 	}
+	if b, ok := opt.Recorder.(interface{ Begin(game.Config) }); ok {
+		b.Begin(cfg)
+	}
 	eng, err := spec.NewEngine(cfg)
 	if err != nil {
 		return nil, err
+	}
+	// The clock the engine charges, from the same parser (game.Spec.Clock).
+	clock, err := spec.Clock(cfg)
+	if err != nil {
+		return nil, err
+	}
+	if opt.ClockMs != 0 {
+		clock = time.Duration(opt.ClockMs) * time.Millisecond
+	}
+	clock = max(clock, 0)
+	// What a bot is told, in whole milliseconds: a clock under one is still a clock.
+	clockMs := clock.Milliseconds()
+	if clock > 0 && clockMs == 0 {
+		clockMs = 1
 	}
 	// Cancellation (Ctrl-C, a tournament stopping) must not wait for a slow move: stop every
 	// player that can be stopped, which makes its pending answers fail at once.
@@ -169,10 +181,10 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 	}
 	sreqs := make([]*arenav1.StartRequest, len(seatList))
 	for i, s := range seatList {
-		st := &seatState{player: players[s.Player], clockLeft: time.Duration(clock) * time.Millisecond}
+		st := &seatState{player: players[s.Player], clockLeft: clock}
 		st.req.MatchId, st.req.Seat = opt.MatchID, int32(i)
 		sreqs[i] = &arenav1.StartRequest{MatchId: opt.MatchID, Seat: int32(i), Game: spec.Name, Players: names,
-			DeadlineMs: opt.Deadline.Milliseconds(), ClockMs: clock}
+			DeadlineMs: opt.Deadline.Milliseconds(), ClockMs: clockMs}
 		eng.Setup(i, sreqs[i])
 		seats[i] = st
 	}
@@ -215,16 +227,16 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 		last := len(pending) - 1
 		for i, s := range pending[:last] {
 			if seats[s].inline {
-				send(seats[s], s, int64(steps), opt, &answers[i], &order)
+				send(spec.Name, seats[s], s, int64(steps), opt, &answers[i], &order)
 				continue
 			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				send(seats[s], s, int64(steps), opt, &answers[i], &order)
+				send(spec.Name, seats[s], s, int64(steps), opt, &answers[i], &order)
 			}()
 		}
-		send(seats[pending[last]], pending[last], int64(steps), opt, &answers[last], &order)
+		send(spec.Name, seats[pending[last]], pending[last], int64(steps), opt, &answers[last], &order)
 		wg.Wait()
 		if opt.Recorder != nil {
 			opt.Recorder.Step(steps, answers)
@@ -269,7 +281,7 @@ func (st *seatState) open(ctx context.Context, req *arenav1.StartRequest, deadli
 }
 
 // send asks one seat and fills out; it touches only this seat's state.
-func send(st *seatState, seat int, step int64, opt Options, out *game.Answer, order *atomic.Int32) {
+func send(gameName string, st *seatState, seat int, step int64, opt Options, out *game.Answer, order *atomic.Int32) {
 	out.Seat = seat
 	if st.conn == nil || !st.player.Alive() {
 		f := st.openFault
@@ -328,32 +340,12 @@ func send(st *seatState, seat int, step int64, opt Options, out *game.Answer, or
 		out.Fault = &game.Fault{Kind: game.FaultTimeout, Detail: what}
 	case err != nil:
 		out.Fault = &game.Fault{Kind: game.FaultCrash, Detail: crashText(st.player, err, opt.TailLines)}
-	case resp.GetStep() != step:
-		out.Fault = &game.Fault{Kind: game.FaultGarbage, Detail: fmt.Sprintf("answered step %d to request %d", resp.GetStep(), step)}
-	case resp.GetError() != nil:
-		out.Fault = errorFault(resp.GetError())
-	case resp.GetAction() != nil && proto.Size(resp) > MaxAction:
-		out.Fault = &game.Fault{Kind: game.FaultGarbage, Detail: fmt.Sprintf("an answer of %d bytes (an action is at most %d)", proto.Size(resp), MaxAction)}
-	case clocked && st.clockLeft <= 0:
-		out.Fault = &game.Fault{Kind: game.FaultTimeout, Detail: "its clock ran out"}
 	default:
-		out.Action = resp
+		out.Action, out.Fault = game.Judge(gameName, step, resp)
+		if out.Fault == nil && clocked && st.clockLeft <= 0 {
+			out.Action, out.Fault = nil, &game.Fault{Kind: game.FaultTimeout, Detail: "its clock ran out"}
+		}
 	}
-}
-
-// errorFault turns a BotError into the fault it is, its text bounded: the message and the
-// traceback each keep their head and tail (a traceback its header, the bot's frames and the
-// final error), so a 4 MiB error costs the store and replays a few kilobytes.
-func errorFault(e *arenav1.BotError) *game.Fault {
-	msg := bounded.Text(e.GetMessage(), bounded.Message)
-	if e.GetKind() == arenav1.BotErrorKind_BOT_ERROR_KIND_INVALID_ANSWER {
-		return &game.Fault{Kind: game.FaultGarbage, Detail: msg}
-	}
-	d := "raised: " + msg
-	if tb := strings.TrimSpace(e.GetTraceback()); tb != "" {
-		d += "\n" + bounded.Traceback(tb, bounded.Trace)
-	}
-	return &game.Fault{Kind: game.FaultCrash, Detail: d}
 }
 
 func crashText(p Player, err error, n int) string {

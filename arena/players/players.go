@@ -42,37 +42,25 @@ func (p Process) Tail(n int) []string { return p.Bot.Log.TailSince(p.Since, n) }
 // Open starts a seat.
 func (p Process) Open(ctx context.Context, req *arenav1.StartRequest, timeout time.Duration) (match.Conn, error) {
 	s, err := p.Bot.Open(ctx, req, timeout)
-	if errors.Is(err, host.ErrTimeout) {
-		return nil, fmt.Errorf("%w: %v", match.ErrTimeout, err)
-	}
 	if err != nil {
 		return nil, err
 	}
 	return processSeat{s}, nil
 }
 
+// processSeat is a host seat as a match.Conn: the host's errors are the runner's
+// (game.ErrTimeout, game.ErrDead), so they pass as they are.
 type processSeat struct{ s *host.Seat }
 
 func (c processSeat) Act(req *arenav1.ActRequest, timeout time.Duration) (*arenav1.ActResponse, error) {
-	resp, err := c.s.Act(req, timeout)
-	switch {
-	case errors.Is(err, host.ErrTimeout):
-		return nil, fmt.Errorf("%w", match.ErrTimeout)
-	case err != nil:
-		return nil, fmt.Errorf("%w: %v", match.ErrDead, err)
-	}
-	return resp, nil
+	return c.s.Act(req, timeout)
 }
 
 // Snapshot lets the runner measure moves.
 func (c processSeat) Snapshot() (time.Duration, int64) { return c.s.Snapshot() }
 
 func (c processSeat) End(req *arenav1.EndRequest, timeout time.Duration) error {
-	err := c.s.End(req, timeout)
-	if errors.Is(err, host.ErrTimeout) {
-		return fmt.Errorf("%w: %v", match.ErrTimeout, err)
-	}
-	return err
+	return c.s.End(req, timeout)
 }
 
 // InProcess runs a Go SDK bot inside the host: no process, no plugin, no deadline enforcement

@@ -67,6 +67,10 @@ func NewRecorder(gameName, matchID string, cfg game.Config, bots []string) *Reco
 	return &Recorder{Rec: &Record{Format: FormatVersion, Game: gameName, MatchID: matchID, Config: cfg, Bots: bots, Started: time.Now().UTC()}}
 }
 
+// Begin records the configuration the engine was built with (the runner fills in each
+// player's Class).
+func (r *Recorder) Begin(cfg game.Config) { r.Rec.Config = cfg }
+
 // Step records one step's answers.
 func (r *Recorder) Step(n int, answers []game.Answer) {
 	st := Step{N: n, Answers: make([]Answer, len(answers))}
@@ -164,7 +168,8 @@ func Run(rec *Record, visit Visit) (game.Outcome, error) {
 				}
 				ga.Action = &resp
 			}
-			answers[i] = ga
+			// A record written before the runner judged wrong-game answers may hold one.
+			answers[i] = game.JudgeAnswer(rec.Game, ga)
 		}
 		if visit != nil {
 			visit(st, eng, answers)

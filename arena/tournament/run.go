@@ -368,11 +368,6 @@ func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg
 	}
 	wg.Wait()
 	defer pl.release(procs)
-	for i, p := range procs {
-		if p != nil {
-			gcfg.Players[i].Class = p.Desc.GetName()
-		}
-	}
 	if err := ctx.Err(); err != nil {
 		return "", err
 	}

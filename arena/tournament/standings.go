@@ -193,7 +193,7 @@ func Compute(ctx context.Context, st *store.Store, id int64) (*Standings, error)
 			rows[i].Rating, rows[i].RatingErr, rows[i].Ordinal = skills[i].Mu, skills[i].Sigma, skills[i].Ordinal()
 			rows[i].sortKey, rows[i].tie = skills[i].Ordinal(), rows[i].Score
 		}
-		if t.Game == "realtv" {
+		if spec.Ranking == game.RankByTotal {
 			// A realtv contest ranks scripts by the total score of their instances.
 			s.Method += "; ranked by total score"
 			for i := range rows {

@@ -30,6 +30,11 @@ type Harness struct {
 	Seeds int
 }
 
+// For is the harness the spec itself describes: its Legal answers and its TestPlan.
+func For(s game.Spec) Harness {
+	return Harness{Spec: s, Legal: s.Legal, Players: s.Test.Players, Params: s.Test.Params, MaxSteps: s.Test.MaxSteps}
+}
+
 // Chooser decides each answer; it gets the step, the seat and its request.
 type Chooser func(step, seat int, req *arenav1.ActRequest) game.Answer
 
@@ -92,13 +97,14 @@ func Play(h Harness, seed uint64, players int, choose Chooser) (Transcript, erro
 			a := choose(steps, s, req)
 			a.Seat = s
 			a.Order = i
-			answers = append(answers, a)
 			if a.Action != nil {
 				write(hs, mo, a.Action)
 			}
 			if a.Fault != nil {
 				hs.Write([]byte{byte(a.Fault.Kind)})
 			}
+			// The engine gets what the runner would give it: its game's action or a fault.
+			answers = append(answers, game.JudgeAnswer(h.Spec.Name, a))
 		}
 		if err := eng.Apply(answers); err != nil {
 			return Transcript{}, fmt.Errorf("step %d: Apply: %w", steps, err)
@@ -238,10 +244,16 @@ func charged(o game.Outcome, seat int, k game.FaultKind) bool {
 // Fuzz feeds arbitrary answers: legal moves, every fault kind, empty answers and answers
 // decoded from random bytes; the engine must never error and must end within MaxSteps.
 func Fuzz(f *testing.F, h Harness) {
+	FuzzMany(f, func(uint64) Harness { return h })
+}
+
+// FuzzMany is Fuzz over several games: pick gives the harness for a seed.
+func FuzzMany(f *testing.F, pick func(seed uint64) Harness) {
 	f.Add(uint64(1), []byte{0, 1, 2, 3, 4, 5})
 	f.Add(uint64(2), []byte{5, 5, 5, 0xff, 0x10, 0x08, 0x01})
 	f.Add(uint64(3), []byte{})
 	f.Fuzz(func(t *testing.T, seed uint64, data []byte) {
+		h := pick(seed)
 		legal := LegalChooser(h, seed)
 		i := 0
 		next := func() byte {
@@ -281,6 +293,8 @@ func Fuzz(f *testing.F, h Harness) {
 	})
 }
 
+var observationCases = (&arenav1.ActRequest{}).ProtoReflect().Descriptor().Oneofs().ByName("observation")
+
 // Drive runs an engine the test already built to its end, asking policy for every pending
 // seat, and returns the number of requests made. It fails the test on an engine error or when
 // the match is not over within limit requests.
@@ -294,7 +308,12 @@ func Drive(t testing.TB, e game.Engine, limit int, policy func(seat int, req *ar
 			e.Observe(s, req)
 			a := policy(s, req)
 			a.Seat = s
-			answers = append(answers, a)
+			// Judged as the runner would, for the game whose observation this is.
+			name := ""
+			if f := req.ProtoReflect().WhichOneof(observationCases); f != nil {
+				name = string(f.Name())
+			}
+			answers = append(answers, game.JudgeAnswer(name, a))
 			n++
 		}
 		if err := e.Apply(answers); err != nil {
@@ -305,4 +324,39 @@ func Drive(t testing.TB, e game.Engine, limit int, policy func(seat int, req *ar
 		}
 	}
 	return n
+}
+
+// Payload plays one match of the game's default length (its own parameters, not h.Params)
+// with legal answers and fails when a request grows with the match: the largest request of
+// the second half may pass the largest of the first half by a quarter and 16 bytes at most
+// (numbers that grow a varint byte), since a bot is sent what changed, not the history.
+func Payload(t *testing.T, h Harness) {
+	t.Helper()
+	h.Params, h.MaxSteps = nil, 0
+	legal := LegalChooser(h, 1)
+	var sizes []int
+	n := h.counts()[len(h.counts())-1]
+	tr, err := Play(h, 1, n, func(step, seat int, req *arenav1.ActRequest) game.Answer {
+		for len(sizes) < step {
+			sizes = append(sizes, 0)
+		}
+		sizes[step-1] = max(sizes[step-1], proto.Size(req))
+		return legal(step, seat, req)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, second := 0, 0
+	for i, z := range sizes {
+		if i < len(sizes)/2 {
+			first = max(first, z)
+		} else {
+			second = max(second, z)
+		}
+	}
+	if limit := first + first/4 + 16; second > limit {
+		t.Fatalf("%s: requests grow with the match: at most %d bytes in the first %d steps, %d bytes later (limit %d)",
+			h.Spec.Name, first, len(sizes)/2, second, limit)
+	}
+	t.Logf("%s, %d players: %d steps, largest request %d bytes (first half) / %d bytes (second half)", h.Spec.Name, n, tr.Steps, first, second)
 }

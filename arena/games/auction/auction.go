@@ -6,7 +6,6 @@ import (
 	"math/rand/v2"
 	"slices"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/botarena/arena/arena/game"
@@ -34,6 +33,8 @@ func init() {
 		},
 		ClockMs: 120_000,
 		New:     New,
+		Legal:   RandomLegal,
+		Test:    game.TestPlan{Players: []int{2, 3, 5, 12}, MaxSteps: 1000},
 	}
 	game.Register(Spec)
 }
@@ -87,7 +88,7 @@ func New(cfg game.Config) (game.Engine, error) {
 	if err != nil {
 		return nil, err
 	}
-	clock, err := clockParam(cfg)
+	clock, err := Spec.Clock(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -105,19 +106,6 @@ func New(cfg game.Config) (game.Engine, error) {
 	}
 	e.refreshPending()
 	return e, nil
-}
-
-// clockParam reads the clock in seconds; fractions are fine (the command line takes them).
-func clockParam(cfg game.Config) (time.Duration, error) {
-	v, ok := cfg.Params["clock"]
-	if !ok {
-		return time.Duration(Spec.ClockMs) * time.Millisecond, nil
-	}
-	secs, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-	if err != nil || math.IsNaN(secs) || secs <= 0 || secs > 1e6 {
-		return 0, fmt.Errorf("%w: auction clock=%q is not a number of seconds in (0, 1000000]", game.ErrParam, v)
-	}
-	return time.Duration(secs * float64(time.Second)), nil
 }
 
 // UniqueNames gives every player a distinct name, because the wealth table is keyed by name:
@@ -328,17 +316,8 @@ func (e *Engine) Apply(answers []game.Answer) error {
 // read turns an answer into a bid. A bid the rules transform to 0 comes back as 0 with
 // FaultIllegal; an answer that is not an auction bid at all is garbage.
 func (e *Engine) read(seat int, a *arenav1.ActResponse) (int64, game.FaultKind, string) {
-	if be := a.GetError(); be != nil {
-		if be.GetKind() == arenav1.BotErrorKind_BOT_ERROR_KIND_EXCEPTION {
-			return 0, game.FaultCrash, "raised: " + be.GetMessage()
-		}
-		return 0, game.FaultGarbage, be.GetMessage()
-	}
-	act := a.GetAuction()
-	if act == nil {
-		return 0, game.FaultGarbage, "answer is not an auction bid"
-	}
-	b := act.GetBid()
+	// game.Judge let through only an auction bid.
+	b := a.GetAuction().GetBid()
 	money := e.players[seat].money
 	switch {
 	case math.IsNaN(b) || math.IsInf(b, 0):

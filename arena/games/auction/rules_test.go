@@ -42,6 +42,10 @@ func fault(seat int, k game.FaultKind) game.Answer {
 
 func apply(t *testing.T, e *Engine, answers ...game.Answer) {
 	t.Helper()
+	// Judged as the runner judges them: the engine sees an auction bid or a fault.
+	for i, a := range answers {
+		answers[i] = game.JudgeAnswer(Spec.Name, a)
+	}
 	if err := e.Apply(answers); err != nil {
 		t.Fatal(err)
 	}

@@ -25,6 +25,9 @@ var Spec = game.Spec{
 	MaxPlayers: 2,
 	Params:     params,
 	New:        New,
+	Legal:      RandomLegal,
+	// Twenty games of at most ten rounds each: the match is over within 200 steps.
+	Test: game.TestPlan{Params: map[string]string{"games": "20"}, MaxSteps: 20 * 10},
 }
 
 var params = []game.Param{
@@ -200,25 +203,10 @@ func (e *engine) Apply(answers []game.Answer) error {
 // answer that is not a bid as garbage, a bid the rules forbid as illegal.
 func (e *engine) check(seat int, a game.Answer) (int64, game.FaultKind, string) {
 	if a.Fault != nil {
-		if a.Fault.Kind == game.FaultNone {
-			return 0, game.FaultGarbage, a.Fault.Detail
-		}
 		return 0, a.Fault.Kind, a.Fault.Detail
 	}
-	if a.Action == nil {
-		return 0, game.FaultGarbage, "no answer"
-	}
-	if be := a.Action.GetError(); be != nil {
-		if be.GetKind() == arenav1.BotErrorKind_BOT_ERROR_KIND_EXCEPTION {
-			return 0, game.FaultCrash, be.GetMessage()
-		}
-		return 0, game.FaultGarbage, be.GetMessage()
-	}
-	b := a.Action.GetBidding()
-	if b == nil {
-		return 0, game.FaultGarbage, fmt.Sprintf("answered %T, not a bid", a.Action.GetAction())
-	}
-	bid, money := b.GetBid(), e.money[seat]
+	// game.Judge let through only a bidding action.
+	bid, money := a.Action.GetBidding().GetBid(), e.money[seat]
 	switch {
 	case bid < 0:
 		return 0, game.FaultIllegal, fmt.Sprintf("bid %d is negative", bid)

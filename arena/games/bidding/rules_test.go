@@ -112,7 +112,8 @@ func faultCase(t *testing.T, e *engine, a game.Answer, kind game.FaultKind, deta
 	t.Helper()
 	a.Seat = 0
 	round := e.round + 1
-	if err := e.Apply([]game.Answer{a, bidAnswer(1, 1)}); err != nil {
+	// Judged as the runner judges it: the engine sees a bid or a fault.
+	if err := e.Apply([]game.Answer{game.JudgeAnswer(Name, a), bidAnswer(1, 1)}); err != nil {
 		t.Fatal(err)
 	}
 	if e.won != [2]int{0, 1} || e.lost != [2]int{1, 0} || e.game != 2 {

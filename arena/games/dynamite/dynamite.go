@@ -22,7 +22,10 @@ func init() {
 			{Name: "rounds", Default: "2500", Help: "round cap; at the cap the higher score wins"},
 			{Name: "dynamite", Default: "100", Help: "dynamite per player; one more forfeits"},
 		},
-		New: New,
+		New:   New,
+		Legal: RandomLegal,
+		// One match of at most 2500 rounds.
+		Test: game.TestPlan{MaxSteps: 2500},
 	}
 	game.Register(Spec)
 }
@@ -165,12 +168,8 @@ func (e *Engine) Apply(answers []game.Answer) error {
 			e.charge(s, a.Fault.Kind, a.Fault.Detail)
 			continue
 		}
-		d := a.Action.GetDynamite()
-		if d == nil {
-			e.charge(s, game.FaultGarbage, "answer is not a dynamite move")
-			continue
-		}
-		m := d.GetMove()
+		// game.Judge let through only a dynamite move.
+		m := a.Action.GetDynamite().GetMove()
 		switch m {
 		case rock, paper, scissors, water:
 		case dyn:

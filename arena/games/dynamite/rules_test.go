@@ -25,7 +25,8 @@ func act(m move) game.Answer {
 func play(t *testing.T, e *Engine, a, b game.Answer) {
 	t.Helper()
 	a.Seat, b.Seat = 0, 1
-	if err := e.Apply([]game.Answer{a, b}); err != nil {
+	// Judged as the runner judges them: the engine sees a dynamite move or a fault.
+	if err := e.Apply([]game.Answer{game.JudgeAnswer(Spec.Name, a), game.JudgeAnswer(Spec.Name, b)}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -207,7 +207,8 @@ func TestFingerWrongTypeTimeoutOrCrashLoses(t *testing.T) {
 			e := newMatch(t, map[string]string{"games": "3"})
 			move(t, e, ll) // alice moves; bob faults
 			tc.a.Seat = 1
-			if err := e.Apply([]game.Answer{tc.a}); err != nil {
+			// Judged as the runner judges it: the engine sees a finger move or a fault.
+			if err := e.Apply([]game.Answer{game.JudgeAnswer(Name, tc.a)}); err != nil {
 				t.Fatal(err)
 			}
 			if e.won != [2]int{1, 0} || e.game != 2 {

@@ -9,7 +9,8 @@ import (
 
 // BenchmarkRealtvContest plays a full 100-phase contest of 10 scripts with random legal votes.
 func BenchmarkRealtvContest(b *testing.B) {
-	h := gametest.Harness{Spec: realtv.Spec, Legal: realtv.RandomLegal}
+	h := gametest.For(realtv.Spec)
+	h.Params, h.MaxSteps = nil, 0
 	for i := range b.N {
 		tr, err := gametest.Play(h, uint64(i), 10, gametest.LegalChooser(h, uint64(i)))
 		if err != nil {

@@ -13,4 +13,10 @@
 // Every island advances one vote per engine step, so the votes of all islands are asked at
 // once. Scores are kept exactly in units of 1/27720 of a point (27720 = lcm(1..12)), so that
 // 100 points split among up to 12 traitors never rounds.
+//
+// The rules live by stage, one file each: phase.go (islands, filler bots, the days begun),
+// day.go (a day's named stages: firstVotes, traitorsLeave, fewLeft, trial, elimination),
+// tie.go (tieVotes, breakTie), votes.go (reading a vote, the filler bots' rule, charging a
+// fault) and outcome.go (results and the ranking); realtv.go holds the Spec, the state and
+// the game.Engine methods.
 package realtv

@@ -71,7 +71,8 @@ func play(t *testing.T, e *Engine, answer func(seat int, o *arenav1.RealtvObserv
 	for i, s := range e.Pending() {
 		req := &arenav1.ActRequest{}
 		e.Observe(s, req)
-		a := answer(s, req.GetRealtv())
+		// Judged as the runner judges them: the engine sees a realtv vote or a fault.
+		a := game.JudgeAnswer(Spec.Name, answer(s, req.GetRealtv()))
 		a.Seat, a.Order = s, i
 		answers = append(answers, a)
 	}

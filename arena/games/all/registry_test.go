@@ -1,0 +1,183 @@
+package all_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"google.golang.org/protobuf/proto"
+	"google.golang.org/protobuf/reflect/protoreflect"
+
+	"github.com/botarena/arena/arena/game"
+	"github.com/botarena/arena/arena/game/gametest"
+	_ "github.com/botarena/arena/arena/games/all"
+	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"github.com/botarena/arena/sdk"
+)
+
+// TestEveryGame is the one test a game needs: it runs the contract suite and the payload bound
+// on every registered game, and checks that every layer outside the engine knows exactly the
+// registered games. A game added to the registry (or to one layer only) fails here, each
+// missing layer named, until every layer has it; docs/adding-a-game.md lists the steps.
+func TestEveryGame(t *testing.T) {
+	t.Parallel()
+	names := game.Names()
+	if len(names) == 0 {
+		t.Fatal("no game is registered: arena/games/all imports none")
+	}
+	t.Run("Layers", func(t *testing.T) {
+		t.Parallel()
+		var problems []string
+		for _, l := range layers(t) {
+			for _, g := range names {
+				if !slices.Contains(l.games, g) {
+					problems = append(problems, fmt.Sprintf("game %q is registered but %s has no entry for it (%s)", g, l.name, l.fix))
+				}
+			}
+			for _, g := range l.games {
+				if !slices.Contains(names, g) {
+					problems = append(problems, fmt.Sprintf("%s has an entry %q, which is no registered game (%s)", l.name, g, l.fix))
+				}
+			}
+		}
+		if len(problems) > 0 {
+			t.Fatalf("registered games: %s\n%s\n(see docs/adding-a-game.md)", strings.Join(names, ", "), strings.Join(problems, "\n"))
+		}
+	})
+	for _, name := range names {
+		spec, err := game.Lookup(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			if spec.Legal == nil || spec.New == nil || spec.MinPlayers < 1 || spec.Summary == "" {
+				t.Fatalf("%s: its Spec needs New, Legal, Summary and MinPlayers >= 1 (see docs/adding-a-game.md)", name)
+			}
+			t.Run("Contract", func(t *testing.T) { gametest.Run(t, gametest.For(spec)) })
+			t.Run("Payload", func(t *testing.T) {
+				t.Parallel()
+				gametest.Payload(t, gametest.For(spec))
+			})
+		})
+	}
+}
+
+// FuzzGames feeds arbitrary answers to every registered game (the seed picks the game).
+func FuzzGames(f *testing.F) {
+	names := game.Names()
+	gametest.FuzzMany(f, func(seed uint64) gametest.Harness {
+		spec, _ := game.Lookup(names[seed%uint64(len(names))])
+		return gametest.For(spec)
+	})
+}
+
+// layer is one place outside the engine that lists the games.
+type layer struct {
+	name  string
+	fix   string
+	games []string
+}
+
+func layers(t *testing.T) []layer {
+	t.Helper()
+	var out []layer
+	for _, m := range []struct {
+		msg   proto.Message
+		oneof protoreflect.Name
+		what  string
+	}{
+		{&arenav1.StartRequest{}, "setup", "Setup"},
+		{&arenav1.ActRequest{}, "observation", "Observation"},
+		{&arenav1.ActResponse{}, "action", "Action"},
+		{&arenav1.EndRequest{}, "observation", "Observation"},
+	} {
+		md := m.msg.ProtoReflect().Descriptor()
+		od := md.Oneofs().ByName(m.oneof)
+		if od == nil {
+			t.Fatalf("%s has no oneof %s", md.FullName(), m.oneof)
+		}
+		var cases []string
+		for i := range od.Fields().Len() {
+			cases = append(cases, string(od.Fields().Get(i).Name()))
+		}
+		out = append(out, layer{name: fmt.Sprintf("the proto oneof %s.%s", md.Name(), m.oneof), games: cases,
+			fix: fmt.Sprintf("add `<Game>%s <game> = N;` to it in proto/arena/v1/bot.proto, then run scripts/generate.sh", m.what)})
+	}
+	var fields []string
+	bt := reflect.TypeFor[sdk.Bot]()
+	for i := range bt.NumField() {
+		if f := bt.Field(i); f.Type.Kind() == reflect.Func {
+			fields = append(fields, strings.ToLower(f.Name))
+		}
+	}
+	out = append(out, layer{name: "the Go SDK's sdk.Bot", games: fields,
+		fix: "add a field `<Game> func() <Game>Player` to sdk.Bot and the game's file sdk/<game>.go registering its opener"})
+
+	py, err := pythonTables()
+	if err != nil {
+		t.Fatalf("reading the Python SDK's game tables: %v", err)
+	}
+	out = append(out,
+		layer{name: "the Python SDK's games.SIGNATURES", games: py.Signatures,
+			fix: "add the game to SIGNATURES in sdk/python/src/arena_sdk/games.py"},
+		layer{name: "the Python SDK's _runner._HOUSE_BOTS", games: py.HouseBots,
+			fix: "add a house bot for the game to _HOUSE_BOTS in sdk/python/src/arena_sdk/_runner.py"},
+		layer{name: "the Python SDK's game modules (arena_sdk/<game>.py)", games: py.Modules,
+			fix: "add sdk/python/src/arena_sdk/<game>.py with the game's Bot, State and _Seat"})
+	return out
+}
+
+type pyTables struct {
+	Signatures []string `json:"signatures"`
+	HouseBots  []string `json:"house_bots"`
+	Modules    []string `json:"modules"`
+}
+
+// pythonReader reads the tables from the SDK's source without importing it (no grpc needed):
+// the keys of two dict literals, and which game modules exist among the names of both.
+const pythonReader = `
+import ast, json, os, sys
+src = sys.argv[1]
+def keys(file, name):
+    tree = ast.parse(open(os.path.join(src, file), encoding="utf-8").read())
+    for node in ast.walk(tree):
+        target = getattr(node, "target", None) or (node.targets[0] if isinstance(node, ast.Assign) else None)
+        if isinstance(target, ast.Name) and target.id == name and isinstance(node.value, ast.Dict):
+            return [k.value for k in node.value.keys]
+    sys.exit(f"{file} has no dict literal {name}")
+sig = keys("games.py", "SIGNATURES")
+house = keys("_runner.py", "_HOUSE_BOTS")
+mods = sorted(g for g in set(sig) | set(house) | set(sys.argv[2:]) if os.path.isfile(os.path.join(src, g + ".py")))
+print(json.dumps({"signatures": sig, "house_bots": house, "modules": mods}))
+`
+
+func pythonTables() (pyTables, error) {
+	src, err := filepath.Abs(filepath.Join("..", "..", "..", "sdk", "python", "src", "arena_sdk"))
+	if err != nil {
+		return pyTables{}, err
+	}
+	python := os.Getenv("ARENA_PYTHON")
+	if python == "" || strings.HasSuffix(python, string(filepath.Separator)) {
+		python = "python3"
+	} else if fi, err := os.Stat(python); err == nil && fi.IsDir() {
+		python = filepath.Join(python, "bin", "python")
+	}
+	args := append([]string{"-I", "-c", pythonReader, src}, game.Names()...)
+	out, err := exec.Command(python, args...).Output()
+	if err != nil {
+		var stderr string
+		if ee, ok := err.(*exec.ExitError); ok {
+			stderr = strings.TrimSpace(string(ee.Stderr))
+		}
+		return pyTables{}, fmt.Errorf("%s: %v %s", python, err, stderr)
+	}
+	var tb pyTables
+	return tb, json.Unmarshal(out, &tb)
+}
