@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -18,7 +17,6 @@ import (
 	"github.com/botarena/arena/arena/game/gametest"
 	_ "github.com/botarena/arena/arena/games/all"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
-	"github.com/botarena/arena/sdk"
 )
 
 // TestEveryGame is the one test a game needs: it runs the contract suite and the payload bound
@@ -110,15 +108,23 @@ func layers(t *testing.T) []layer {
 		out = append(out, layer{name: fmt.Sprintf("the proto oneof %s.%s", md.Name(), m.oneof), games: cases,
 			fix: fmt.Sprintf("add `<Game>%s <game> = N;` to it in proto/arena/v1/bot.proto, then run scripts/generate.sh", m.what)})
 	}
-	var fields []string
-	bt := reflect.TypeFor[sdk.Bot]()
-	for i := range bt.NumField() {
-		if f := bt.Field(i); f.Type.Kind() == reflect.Func {
-			fields = append(fields, strings.ToLower(f.Name))
+	// The Go SDK: a package sdk/<game> per game (beside the core's own folders).
+	var pkgs []string
+	sdkDir := filepath.Join("..", "..", "..", "sdk")
+	ents, err := os.ReadDir(sdkDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if !e.IsDir() || e.Name() == "handshake" || e.Name() == "internal" || e.Name() == "python" {
+			continue
+		}
+		if gofiles, _ := filepath.Glob(filepath.Join(sdkDir, e.Name(), "*.go")); len(gofiles) > 0 {
+			pkgs = append(pkgs, e.Name())
 		}
 	}
-	out = append(out, layer{name: "the Go SDK's sdk.Bot", games: fields,
-		fix: "add a field `<Game> func() <Game>Player` to sdk.Bot and the game's file sdk/<game>.go registering its opener"})
+	out = append(out, layer{name: "the Go SDK (a package sdk/<game>)", games: pkgs,
+		fix: "add the package sdk/<game> with its Name, Play, State and Player (see sdk/dynamite)"})
 
 	py, err := pythonTables()
 	if err != nil {
@@ -127,8 +133,8 @@ func layers(t *testing.T) []layer {
 	out = append(out,
 		layer{name: "the Python SDK's games.SIGNATURES", games: py.Signatures,
 			fix: "add the game to SIGNATURES in sdk/python/src/arena_sdk/games.py"},
-		layer{name: "the Python SDK's _runner._HOUSE_BOTS", games: py.HouseBots,
-			fix: "add a house bot for the game to _HOUSE_BOTS in sdk/python/src/arena_sdk/_runner.py"},
+		layer{name: "the Python SDK's _handshake.HOUSE_BOTS", games: py.HouseBots,
+			fix: "add a house bot for the game to HOUSE_BOTS in sdk/python/src/arena_sdk/_handshake.py"},
 		layer{name: "the Python SDK's game modules (arena_sdk/<game>.py)", games: py.Modules,
 			fix: "add sdk/python/src/arena_sdk/<game>.py with the game's Bot, State and _Seat"})
 	return out
@@ -153,7 +159,7 @@ def keys(file, name):
             return [k.value for k in node.value.keys]
     sys.exit(f"{file} has no dict literal {name}")
 sig = keys("games.py", "SIGNATURES")
-house = keys("_runner.py", "_HOUSE_BOTS")
+house = keys("_handshake.py", "HOUSE_BOTS")
 mods = sorted(g for g in set(sig) | set(house) | set(sys.argv[2:]) if os.path.isfile(os.path.join(src, g + ".py")))
 print(json.dumps({"signatures": sig, "house_bots": house, "modules": mods}))
 `
