@@ -1,3 +1,5 @@
+//go:build !arenadegraded
+
 package sandbox
 
 import (

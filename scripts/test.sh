@@ -43,6 +43,9 @@ GOOS=darwin GOARCH=arm64 go build ./...
 step "Go tests"
 go test -count=1 -timeout 20m ./...
 
+step "the degraded sandbox (what macOS gets), run here with -tags arenadegraded"
+go test -count=1 -tags arenadegraded ./sandbox
+
 step "Go fuzz: the host's handling of bot answers, briefly"
 go test -run='^$' -fuzz=FuzzBotAnswers -fuzztime=20s ./arena/hostile
 go test -run='^$' -fuzz=FuzzTraceback -fuzztime=5s ./arena/bounded
