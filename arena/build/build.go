@@ -41,35 +41,16 @@ func DefaultLimits() sandbox.Limits {
 
 // WithDefaults fills the zero limits.
 func (o Options) WithDefaults() Options {
-	d := DefaultLimits()
-	l := &o.Limits
-	if l.MemoryBytes == 0 {
-		l.MemoryBytes = d.MemoryBytes
-	}
-	if l.Processes == 0 {
-		l.Processes = d.Processes
-	}
-	if l.CPUSeconds == 0 {
-		l.CPUSeconds = d.CPUSeconds
-	}
-	if l.CPUs == 0 {
-		l.CPUs = d.CPUs
-	}
-	if l.OutputBytes == 0 {
-		l.OutputBytes = d.OutputBytes
-	}
-	if l.FileBytes == 0 {
-		l.FileBytes = d.FileBytes
-	}
-	if l.DiskBytes == 0 {
-		l.DiskBytes = d.DiskBytes
-	}
-	if l.OpenFiles == 0 {
-		l.OpenFiles = d.OpenFiles
-	}
-	if l.WallTime == 0 {
-		l.WallTime = d.WallTime
-	}
+	d, l := DefaultLimits(), &o.Limits
+	fill(&l.MemoryBytes, d.MemoryBytes)
+	fill(&l.Processes, d.Processes)
+	fill(&l.CPUSeconds, d.CPUSeconds)
+	fill(&l.CPUs, d.CPUs)
+	fill(&l.OutputBytes, d.OutputBytes)
+	fill(&l.FileBytes, d.FileBytes)
+	fill(&l.DiskBytes, d.DiskBytes)
+	fill(&l.OpenFiles, d.OpenFiles)
+	fill(&l.WallTime, d.WallTime)
 	if o.Cache == "" {
 		base, err := os.UserCacheDir()
 		if err != nil {
@@ -78,6 +59,14 @@ func (o Options) WithDefaults() Options {
 		o.Cache = filepath.Join(base, "arena", "build")
 	}
 	return o
+}
+
+// fill sets *v to def when it is zero.
+func fill[T comparable](v *T, def T) {
+	var zero T
+	if *v == zero {
+		*v = def
+	}
 }
 
 // Error is a failed build: the bot's verdict, with the last lines of the build's output.
