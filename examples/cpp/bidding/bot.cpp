@@ -14,8 +14,6 @@ class Spreader : public Player {
   std::int64_t bid(const State& s) override {
     if (s.own_money == 0) return 0;
     std::int64_t share = s.own_money / std::max(1, s.places_to_win());
-    // The last game's bids show what the opponent spends: no need to pay much more than that.
-    if (!s.opponent_bids.empty()) share = std::min<std::int64_t>(share, s.opponent_bids.back() + 2);
     std::int64_t cap = std::min<std::int64_t>(s.own_money, s.opponent_money + 1);
     return std::max<std::int64_t>(1, std::min(share, cap));
   }
