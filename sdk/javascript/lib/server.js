@@ -97,6 +97,11 @@ class Handler {
       msg = JSON.parse(line);
     } catch (e) {
       log(`arena(js): request line is not JSON (${e.message}): ${line.slice(0, 200)}`);
+      // A broken act still gets an ActResponse, with its step when it can be read.
+      if (/^\s*\{\s*"act"\s*:/.test(line)) {
+        const m = /"step"\s*:\s*"?(-?\d+)/.exec(line);
+        return errorAnswer(m && m[1] !== "0" ? m[1] : undefined, INVALID, `the request line is not JSON: ${e.message}`);
+      }
       return EMPTY_ANSWER;
     }
     if (!c.isObj(msg)) {
