@@ -1,17 +1,27 @@
-// A small Real TV bot: votes out the weakest other player, never itself (that is betrayal).
+// A small Real TV bot: keeps the team strong by voting out the weakest other player, but betrays
+// (votes for itself) when the island would fail its trial even without it, to share the traitors'
+// 100 points instead of getting nothing.
 "use strict";
 const arena = require("arena");
-const { weakest } = arena.realtv;
+const { weakest, DIFFICULTY_A, DIFFICULTY_B } = arena.realtv;
 
 // The players of an {id: PlayerContext} map other than me.
 function others(players, me) {
   return Object.values(players).filter((p) => p.id !== me);
 }
 
-class Loyal {
+// Whether a trial with these players fails: their strengths must add up to 7n - 3.
+function fails(players) {
+  const sum = players.reduce((s, p) => s + p.strength, 0);
+  return sum < DIFFICULTY_A * players.length + DIFFICULTY_B;
+}
+
+class Schemer {
   /** @param {import("arena").realtv.Context} ctx */
   voteForElimination(ctx) {
-    return weakest(others(ctx.activePlayers, ctx.ownId));
+    const rest = others(ctx.activePlayers, ctx.ownId);
+    if (rest.length > 1 && fails(rest)) return ctx.ownId; // betray: the island is lost anyway
+    return weakest(rest);
   }
 
   /** @param {import("arena").realtv.Context} ctx */
@@ -22,8 +32,8 @@ class Loyal {
 
 // In realtv the name is the class name the other players see.
 arena.serve({
-  name: "JsLoyal",
+  name: "JsSchemer",
   author: "arena examples",
   version: "0.1.0",
-  games: [arena.realtv.play(() => new Loyal())],
+  games: [arena.realtv.play(() => new Schemer())],
 });
