@@ -9,8 +9,8 @@
 use std::fmt;
 
 /// A parsed JSON value. Object members keep their order (messages are small; lookups are
-/// linear).
-#[derive(Clone, Debug, PartialEq)]
+/// linear). Numbers compare by value (`Int(1000) == Float(1000.0)`).
+#[derive(Clone, Debug)]
 pub enum Value {
     Null,
     Bool(bool),
@@ -21,6 +21,23 @@ pub enum Value {
     Str(String),
     Array(Vec<Value>),
     Object(Vec<(String, Value)>),
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Value) -> bool {
+        use Value::*;
+        match (self, other) {
+            (Null, Null) => true,
+            (Bool(a), Bool(b)) => a == b,
+            (Int(a), Int(b)) => a == b,
+            (Float(a), Float(b)) => a == b,
+            (Int(a), Float(b)) | (Float(b), Int(a)) => *a as f64 == *b,
+            (Str(a), Str(b)) => a == b,
+            (Array(a), Array(b)) => a == b,
+            (Object(a), Object(b)) => a == b,
+            _ => false,
+        }
+    }
 }
 
 /// Why a line is not JSON, with the byte offset where the reader stopped.

@@ -443,7 +443,8 @@ impl Server {
             clock: millis(req.field_i64("clockMs")),
         };
         let refuse = |out: &mut String, msg: &str| {
-            log(&format!("arena: refused seat {} of match {:?}: {msg}\n", info.index, info.match_id));
+            let first = msg.lines().next().unwrap_or("");
+            log(&format!("arena: refused seat {} of match {:?}: {first}\n", info.index, info.match_id));
             out.push_str("{\"error\":");
             json::write_str(out, &cut(msg, 3000));
             out.push('}');
