@@ -313,7 +313,7 @@ fn names_field(key: &str, camel: &str) -> bool {
 }
 
 fn int_of_float(f: f64) -> i64 {
-    if f.is_finite() && f.fract() == 0.0 && f >= -9.223372036854776e18 && f < 9.223372036854776e18 {
+    if f.fract() == 0.0 && (-9.223372036854776e18..9.223372036854776e18).contains(&f) {
         f as i64
     } else {
         0

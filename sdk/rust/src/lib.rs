@@ -76,8 +76,11 @@ pub struct Bot {
 /// `dynamite::play`, `finger::play` and so on.
 pub struct Game {
     name: &'static str,
-    open: Box<dyn FnMut(SeatInfo, &Value) -> Box<dyn Seat>>,
+    open: Box<OpenSeat>,
 }
+
+/// How a game opens a seat: from its `SeatInfo` and its setup message.
+type OpenSeat = dyn FnMut(SeatInfo, &Value) -> Box<dyn Seat>;
 
 impl Game {
     pub(crate) fn new(name: &'static str, open: impl FnMut(SeatInfo, &Value) -> Box<dyn Seat> + 'static) -> Game {

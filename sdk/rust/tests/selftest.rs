@@ -449,13 +449,26 @@ fn realtv_state() {
 fn realtv_example_bot() {
     let input = transcript("realtv");
     let answers = play(realtv_bot::bot(), &input);
-    for (obs, action) in check_protocol("realtv", &input, &answers) {
+    let acts = check_protocol("realtv", &input, &answers);
+    for (obs, action) in &acts {
         let vote = action.field_str("voteId");
         let pool = if obs.field_str("decision") == "REALTV_DECISION_TIE" { "currentTies" } else { "activePlayers" };
         assert!(obs.field_members(pool).iter().any(|(k, _)| k == vote), "vote {vote:?} not in {pool}");
-        assert_ne!(vote, obs.field_str("ownId"), "voting for itself is betrayal");
     }
-    assert_eq!(answers[0].field_str("name"), "Loyal");
+    // Day 2: strengths 5..10 pass the trial (45 >= 39), even without it (35 >= 32): it stays
+    // loyal and votes out the weakest other. The tie vote is never for itself.
+    assert_eq!(acts[0].1.field_str("voteId"), "5WAK85AXOM");
+    assert_ne!(acts[1].1.field_str("voteId"), "6YO7JTF9TS");
+    assert_eq!(answers[0].field_str("name"), "Reckoner");
+    // A doomed island (strengths 10, 1, 2: 13 < 18): it betrays, voting for itself.
+    let player = |id: &str, s: i32| format!("\"{id}\":{{\"id\":\"{id}\",\"name\":\"X\",\"strength\":{s}}}");
+    let doomed = format!(
+        "{{\"start\":{{\"matchId\":\"d\",\"game\":\"realtv\",\"realtv\":{{\"id\":\"ME\",\"strength\":10}}}}}}\n\
+         {{\"act\":{{\"matchId\":\"d\",\"step\":\"1\",\"realtv\":{{\"decision\":\"REALTV_DECISION_ELIMINATION\",\"activePlayers\":{{{},{},{}}},\"ownId\":\"ME\",\"day\":1}}}}}}\n",
+        player("ME", 10), player("A", 1), player("B", 2)
+    );
+    let answers = play(realtv_bot::bot(), &doomed);
+    assert_eq!(answers[1].to_string(), r#"{"step":"1","realtv":{"voteId":"ME"}}"#);
 }
 
 // ------------------------------------------------------------------------------------------
