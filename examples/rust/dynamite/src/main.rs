@@ -1,5 +1,6 @@
-//! counter: beats the opponent's favourite recent throw, spends dynamite on rolled-over
-//! points, and throws water at an opponent who dynamites every high stake.
+//! counter: beats the opponent's favourite recent throw (or, against a bot that answers our
+//! previous throw, what it will answer), spends dynamite on rolled-over points, and throws
+//! water at an opponent who dynamites every high stake.
 
 use arena::dynamite::{self, Move, State};
 
@@ -63,6 +64,12 @@ impl dynamite::Player for Counter {
         let watered = rate(state, |i| rounds[i].own == Move::Dynamite, |i| rounds[i].opponent == Move::Water);
         if state.stake >= 2 && state.own_dynamite_left > 0 && watered.is_none_or(|r| r < 0.4) {
             return Move::Dynamite;
+        }
+        // Does the opponent throw what beats our previous throw? Then beat that.
+        let pairs: Vec<_> = rounds.windows(2).rev().take(WINDOW).collect();
+        let follows = pairs.iter().filter(|w| w[1].opponent == w[0].own.beaten_by()).count();
+        if let (true, Some(last)) = (pairs.len() >= 5 && follows * 2 > pairs.len(), rounds.last()) {
+            return last.own.beaten_by().beaten_by();
         }
         let mut counts = [0usize; 5];
         for r in &rounds[rounds.len().saturating_sub(WINDOW)..] {
