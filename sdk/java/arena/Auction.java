@@ -205,7 +205,7 @@ public final class Auction {
             @Override
             Seat open(Info i, Json.Obj s) {
                 Setup setup = new Setup(i.matchId(), i.seat(), i.players(), i.deadlineMs(), i.clockMs(),
-                        s.i32("artistsNum"), s.i32("requiredCount"), List.copyOf(s.strings("auctionItems")),
+                        s.i32("artistsNum"), s.i32("requiredCount"), artists(s.strings("auctionItems")),
                         s.i32("playerCount"), List.copyOf(s.strings("playerNames")), s.str("ownName"),
                         s.i32("startMoney"));
                 Player p = players.get();
@@ -216,6 +216,18 @@ public final class Auction {
                 return new Table(p, new State(setup));
             }
         };
+    }
+
+    /** The item list with one String per artist (a million items name at most a few thousand). */
+    private static List<String> artists(List<String> items) {
+        Map<String, String> seen = new HashMap<>();
+        String[] out = new String[items.size()];
+        for (int i = 0; i < out.length; i++) {
+            String a = items.get(i);
+            String prev = seen.putIfAbsent(a, a);
+            out[i] = prev != null ? prev : a;
+        }
+        return List.of(out);
     }
 
     private static final class Table extends Game.Seat {
