@@ -66,7 +66,7 @@ export function dynamite(seat: DynamiteSeat): DynamiteMove {
   // there is dynamite to spare for the rounds that are left.
   const roundsLeft = Math.max(1, seat.setup.max_rounds - obs.round + 1);
   const spare = obs.own_dynamite_left / roundsLeft;
-  const dynamiteCost = Math.max(0, 0.9 - 0.35 * (obs.stake - 1) - 2 * spare);
+  const dynamiteCost = Math.max(0, 1.0 - 0.35 * (obs.stake - 1) - 2 * spare);
 
   let best: DynamiteMove = [R, P, S][Math.floor(Math.random() * 3)];
   let bestValue = -Infinity;
