@@ -11,10 +11,6 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/hashicorp/go-hclog"
-	"github.com/hashicorp/go-plugin"
-	"google.golang.org/grpc"
-
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 	"github.com/botarena/arena/sdk/handshake"
 	"github.com/botarena/arena/sdk/internal/seat"
@@ -74,23 +70,7 @@ func Serve(b Bot) {
 		fmt.Fprint(os.Stderr, notServedMessage(&b, os.Args[0]))
 		os.Exit(1)
 	}
-	h := NewHandler(b)
-	// go-plugin points os.Stdout and os.Stderr at pipes it streams to the host over gRPC, which
-	// is asynchronous and loses what is in flight when a bot dies. The first call the host makes
-	// (Describe) points both back at the real stderr, which the host reads raw, in order.
-	h.realStderr = os.Stderr
-	plugin.Serve(&plugin.ServeConfig{
-		HandshakeConfig: handshake.Config,
-		Plugins:         handshake.Plugins(h),
-		GRPCServer:      grpcServer,
-		Logger:          hclog.NewNullLogger(), // its debug lines would only fill the bot's log
-	})
-}
-
-// grpcServer fixes the flow-control windows, which turns off gRPC's bandwidth-delay probing:
-// moves are tiny, and the probes' pings cost CPU on every message.
-func grpcServer(opts []grpc.ServerOption) *grpc.Server {
-	return grpc.NewServer(append(opts, grpc.InitialWindowSize(1<<20), grpc.InitialConnWindowSize(1<<20))...)
+	handshake.Serve(NewHandler(b))
 }
 
 // notServedMessage explains, to someone who ran the bot by hand, how to play it: one example
@@ -129,9 +109,6 @@ type Handler struct {
 
 	mu    sync.Mutex
 	seats map[seatKey]*seatEntry
-
-	realStderr *os.File
-	stdioOnce  sync.Once
 }
 
 type seatKey struct {
@@ -152,9 +129,6 @@ func NewHandler(b Bot) *Handler {
 
 // Describe names the bot.
 func (h *Handler) Describe(context.Context, *arenav1.DescribeRequest) (*arenav1.DescribeResponse, error) {
-	if h.realStderr != nil {
-		h.stdioOnce.Do(func() { os.Stdout, os.Stderr = h.realStderr, h.realStderr })
-	}
 	return &arenav1.DescribeResponse{Name: h.bot.Name, Author: h.bot.Author, Version: h.bot.Version,
 		Games: h.bot.names(), Sdk: "go/" + Version}, nil
 }

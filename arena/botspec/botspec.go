@@ -100,6 +100,7 @@ func (r *Resolver) prepare(arg string) (Prepared, error) {
 	}
 	out := Prepared{Source: src, Snapshot: snap}
 	c := host.Command{Name: arg, Dir: BotDir, Mounts: []sandbox.Mount{{Host: snap.Dir, At: BotDir}}}
+	var program []string // what runs, inside the sandbox
 	switch src.Kind {
 	case submission.Python:
 		rt, err := r.pythonRuntime()
@@ -110,7 +111,10 @@ func (r *Resolver) prepare(arg string) (Prepared, error) {
 		if src.Class != "" {
 			target += ":" + src.Class
 		}
-		c.Path, c.Args, c.ReadOnly = rt.Exe, []string{"-m", "arena_sdk", target}, rt.ReadOnly
+		program, c.ReadOnly = []string{rt.Exe, "-m", "arena_sdk", target}, rt.ReadOnly
+		if src.Protocol == submission.Stdio {
+			program = []string{rt.Exe, filepath.Join(BotDir, src.Entry)}
+		}
 		if build.HasRequirements(snap) {
 			a, err := build.PythonDeps(r.Build, arg, snap, rt, store)
 			if err != nil {
@@ -125,10 +129,57 @@ func (r *Resolver) prepare(arg string) (Prepared, error) {
 			return out, err
 		}
 		// The bot sees its binary, not its source.
-		c.Path, c.Mounts = filepath.Join(BotDir, "bot"), []sandbox.Mount{{Host: a.Dir, At: BotDir}}
+		program, c.Mounts = []string{filepath.Join(BotDir, "bot")}, []sandbox.Mount{{Host: a.Dir, At: BotDir}}
+	case submission.JavaScript, submission.Rust, submission.Java, submission.Cpp:
+		t, err := build.ToolFor(src.Kind)
+		if err != nil {
+			return out, err
+		}
+		run := src.Run
+		if src.Kind == submission.JavaScript && src.Entry != "" && len(run) == 0 {
+			run = []string{"node", filepath.Join(BotDir, src.Entry)}
+		}
+		if !(src.Kind == submission.JavaScript && src.Manifest == nil && filepath.Ext(src.Root) == ".js") {
+			// A folder is built (a single .js file runs as it is): the bot sees the build's copy.
+			a, err := build.Stdio(r.Build, build.StdioBot{Name: arg, Kind: src.Kind, Snap: snap, Build: src.Build, Near: src.Root}, store)
+			if err != nil {
+				return out, err
+			}
+			c.Mounts = []sandbox.Mount{{Host: a.Dir, At: BotDir}}
+		}
+		if src.Kind == submission.JavaScript {
+			sdk, err := build.SDK(src.Kind, src.Root, store)
+			if err != nil {
+				return out, err
+			}
+			if sdk.Dir != "" {
+				c.Mounts = append(c.Mounts, sandbox.Mount{Host: sdk.Dir, At: build.SDKDir})
+				c.Env = append(c.Env, "NODE_PATH="+build.SDKDir)
+			}
+		}
+		c.ReadOnly = t.Run
+		if program, err = build.Program(t, run, BotDir); err != nil {
+			return out, fmt.Errorf("%s: %w", arg, err)
+		}
 	default:
-		c.Path = filepath.Join(BotDir, src.Entry)
+		program = []string{filepath.Join(BotDir, src.Entry)}
+		if len(src.Run) > 0 {
+			var err error
+			if program, err = build.Program(build.Tool{Kind: src.Kind}, src.Run, BotDir); err != nil {
+				return out, fmt.Errorf("%s: %w", arg, err)
+			}
+		}
 	}
+	if src.Protocol == submission.Stdio {
+		// The bridge stands between: it serves the host and speaks JSON lines to the program.
+		a, err := build.Bridge(src.Root, store)
+		if err != nil {
+			return out, err
+		}
+		c.Mounts = append(c.Mounts, sandbox.Mount{Host: a.Dir, At: build.BridgeDir})
+		program = append([]string{filepath.Join(build.BridgeDir, "bridge"), "--"}, program...)
+	}
+	c.Path, c.Args = program[0], program[1:]
 	out.Command = c
 	return out, nil
 }

@@ -5,7 +5,10 @@ package handshake
 
 import (
 	"context"
+	"os"
+	"sync"
 
+	"github.com/hashicorp/go-hclog"
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
@@ -57,4 +60,29 @@ func (p *Plugin) GRPCClient(_ context.Context, _ *plugin.GRPCBroker, c *grpc.Cli
 // Plugins is the plugin set both sides use (the host passes nil).
 func Plugins(impl arenav1.BotServiceServer) plugin.PluginSet {
 	return plugin.PluginSet{PluginName: &Plugin{Impl: impl}}
+}
+
+// Serve serves impl as a bot until the host kills the process: go-plugin's server with the
+// arena's handshake. go-plugin points os.Stdout and os.Stderr at pipes it would stream to the
+// host over gRPC, which is asynchronous and loses what is in flight when a bot dies; the first
+// call the host makes (Describe) points both back at the real stderr, which the host reads raw,
+// in order.
+func Serve(impl arenav1.BotServiceServer) {
+	realStderr := os.Stderr
+	var once sync.Once
+	restore := func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
+		once.Do(func() { os.Stdout, os.Stderr = realStderr, realStderr })
+		return next(ctx, req)
+	}
+	plugin.Serve(&plugin.ServeConfig{
+		HandshakeConfig: Config,
+		Plugins:         Plugins(impl),
+		// Fixed flow-control windows turn off gRPC's bandwidth-delay probing: moves are tiny,
+		// and the probes' pings cost CPU on every message.
+		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
+			return grpc.NewServer(append(opts, grpc.InitialWindowSize(1<<20), grpc.InitialConnWindowSize(1<<20),
+				grpc.ChainUnaryInterceptor(restore))...)
+		},
+		Logger: hclog.NewNullLogger(), // its debug lines would only fill the bot's log
+	})
 }

@@ -1,0 +1,330 @@
+package bridge
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"strings"
+	"sync"
+	"syscall"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
+	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/proto"
+
+	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"github.com/botarena/arena/sdk/handshake"
+)
+
+// MaxLine bounds one answer line (without its newline). A move's action is at most 1 KiB and
+// the host keeps a few KiB of an error's text, so a longer line is never a useful answer.
+const MaxLine = 64 << 10
+
+// Program is the stdio program behind the bridge: one request at a time on its stdin, one
+// answer line from its stdout for each.
+type Program struct {
+	cmd *exec.Cmd
+	log io.Writer
+
+	mu     sync.Mutex // one request at a time
+	stdin  *os.File
+	out    []byte // the request being written
+	lines  chan line
+	exited chan struct{}
+	status error // the program's exit, once exited is closed
+}
+
+// line is one line of the program's stdout: its text, or the note that it was too long.
+type line struct {
+	text    []byte
+	n       int // line number on stdout, from 1
+	tooLong bool
+}
+
+// Start starts argv with env, stdin and stdout piped to the bridge and stderr to log (the
+// bot's log, which the host reads).
+func Start(argv, env []string, log *os.File) (*Program, error) {
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, err
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		inR.Close()
+		inW.Close()
+		return nil, err
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env, cmd.Stdin, cmd.Stdout, cmd.Stderr = env, inR, outW, log
+	if err := cmd.Start(); err != nil {
+		inR.Close()
+		inW.Close()
+		outR.Close()
+		outW.Close()
+		return nil, fmt.Errorf("start the bot's program %s: %w", argv[0], err)
+	}
+	inR.Close()
+	outW.Close()
+	p := &Program{cmd: cmd, log: log, stdin: inW, lines: make(chan line, 4), exited: make(chan struct{})}
+	go p.read(outR)
+	go func() {
+		p.status = cmd.Wait()
+		close(p.exited)
+	}()
+	return p, nil
+}
+
+// Exited is closed when the program has exited; Status then says how.
+func (p *Program) Exited() <-chan struct{} { return p.exited }
+
+// Status is how the program ended (nil for status 0), once Exited is closed.
+func (p *Program) Status() error { return p.status }
+
+// ExitCode is the bridge's own exit code for the program's end: its status, or 128+signal.
+func (p *Program) ExitCode() int {
+	var ee *exec.ExitError
+	if !errors.As(p.status, &ee) {
+		return 1 // it ended on its own with status 0, which a bot never does mid-match
+	}
+	if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return 128 + int(ws.Signal())
+	}
+	if c := ee.ExitCode(); c > 0 {
+		return c
+	}
+	return 1
+}
+
+// read splits the program's stdout into lines of at most MaxLine bytes. A longer line is
+// reported as soon as it passes the bound, and the rest of it is read and dropped.
+func (p *Program) read(r io.Reader) {
+	defer close(p.lines)
+	br := bufio.NewReaderSize(r, MaxLine+2)
+	n := 0
+	for {
+		b, err := br.ReadSlice('\n')
+		switch {
+		case err == nil:
+			n++
+			p.lines <- line{text: append([]byte(nil), trimEOL(b)...), n: n}
+		case errors.Is(err, bufio.ErrBufferFull):
+			n++
+			p.lines <- line{n: n, tooLong: true}
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = br.ReadSlice('\n')
+			}
+			if err != nil {
+				return
+			}
+		default:
+			if len(b) > 0 { // a last line without its newline
+				n++
+				p.lines <- line{text: append([]byte(nil), b...), n: n}
+			}
+			return
+		}
+	}
+}
+
+func trimEOL(b []byte) []byte {
+	b = b[:len(b)-1]
+	if len(b) > 0 && b[len(b)-1] == '\r' {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// ErrExited means the program exited (or closed its stdout) before it answered.
+var ErrExited = errors.New("the bot's program exited")
+
+// badLine is an answer that is not one: the fault's reason, in the bot author's terms.
+type badLine struct{ reason string }
+
+func (b *badLine) Error() string { return b.reason }
+
+var (
+	marshal   = protojson.MarshalOptions{}
+	unmarshal = protojson.UnmarshalOptions{DiscardUnknown: true}
+)
+
+// Call writes req as one line and reads the answer into resp. A line that is not resp's
+// message is a *badLine; an exit or a closed stdout is ErrExited.
+func (p *Program) Call(req *arenav1.StdioRequest, resp proto.Message) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.drain()
+	var err error
+	if p.out, err = marshal.MarshalAppend(p.out[:0], req); err != nil {
+		return fmt.Errorf("encode the request: %w", err)
+	}
+	p.out = append(p.out, '\n')
+	if _, err := p.stdin.Write(p.out); err != nil {
+		return fmt.Errorf("%w (writing its stdin: %v)", ErrExited, err)
+	}
+	select {
+	case l, ok := <-p.lines:
+		if !ok {
+			return fmt.Errorf("%w: it closed its stdout", ErrExited)
+		}
+		name := string(resp.ProtoReflect().Descriptor().Name())
+		if l.tooLong {
+			return &badLine{fmt.Sprintf("stdout line %d is over %d KiB, so it is not a %s (one compact JSON object per line)", l.n, MaxLine>>10, name)}
+		}
+		if err := unmarshal.Unmarshal(l.text, resp); err != nil {
+			return &badLine{fmt.Sprintf("stdout line %d is not a %s: %v: %s", l.n, name, err, quote(l.text))}
+		}
+		return nil
+	case <-p.exited:
+		return fmt.Errorf("%w: %v", ErrExited, p.status)
+	}
+}
+
+// drain drops lines the program wrote when no request was waiting, and says so in its log.
+func (p *Program) drain() {
+	for {
+		select {
+		case l, ok := <-p.lines:
+			if !ok {
+				return
+			}
+			fmt.Fprintf(p.log, "arena-bridge: dropped stdout line %d, written when no request was waiting: %s\n", l.n, quote(l.text))
+		default:
+			return
+		}
+	}
+}
+
+// quote shows the start of a bad line.
+func quote(b []byte) string {
+	const n = 120
+	if len(b) > n {
+		return fmt.Sprintf("%q...", b[:n])
+	}
+	return fmt.Sprintf("%q", b)
+}
+
+// Handler serves BotService by asking the program.
+type Handler struct {
+	arenav1.UnimplementedBotServiceServer
+	P *Program
+}
+
+// Describe asks the program who it is; a bad answer fails the launch.
+func (h *Handler) Describe(_ context.Context, req *arenav1.DescribeRequest) (*arenav1.DescribeResponse, error) {
+	resp := &arenav1.DescribeResponse{}
+	if err := h.P.Call(&arenav1.StdioRequest{Call: &arenav1.StdioRequest_Describe{Describe: req}}, resp); err != nil {
+		return nil, status.Errorf(codes.FailedPrecondition, "the bot's answer to describe: %v", err)
+	}
+	if resp.Sdk == "" {
+		resp.Sdk = "stdio"
+	}
+	return resp, nil
+}
+
+// Start opens a seat; a bad answer refuses it.
+func (h *Handler) Start(_ context.Context, req *arenav1.StartRequest) (*arenav1.StartResponse, error) {
+	resp := &arenav1.StartResponse{}
+	if err := h.P.Call(&arenav1.StdioRequest{Call: &arenav1.StdioRequest_Start{Start: req}}, resp); err != nil {
+		return &arenav1.StartResponse{Error: "the bot's answer to start: " + err.Error()}, nil
+	}
+	return resp, nil
+}
+
+// Act answers one move.
+func (h *Handler) Act(_ context.Context, req *arenav1.ActRequest) (*arenav1.ActResponse, error) {
+	resp := &arenav1.ActResponse{}
+	h.act(req, resp)
+	return resp, nil
+}
+
+// act asks the program for one move; what is not an answer becomes the bot's error.
+func (h *Handler) act(req *arenav1.ActRequest, resp *arenav1.ActResponse) {
+	resp.Reset()
+	err := h.P.Call(&arenav1.StdioRequest{Call: &arenav1.StdioRequest_Act{Act: req}}, resp)
+	var bad *badLine
+	switch {
+	case err == nil:
+	case errors.As(err, &bad):
+		resp.Reset()
+		resp.Step = req.GetStep()
+		resp.Error = &arenav1.BotError{Kind: arenav1.BotErrorKind_BOT_ERROR_KIND_INVALID_ANSWER, Message: bad.reason}
+	default:
+		resp.Reset()
+		resp.Step = req.GetStep()
+		resp.Error = &arenav1.BotError{Kind: arenav1.BotErrorKind_BOT_ERROR_KIND_EXCEPTION, Message: err.Error()}
+	}
+}
+
+// ActStream answers moves on one stream until the host closes it.
+func (h *Handler) ActStream(stream arenav1.BotService_ActStreamServer) error {
+	in := &arenav1.ActStreamRequest{}
+	out := &arenav1.ActStreamResponse{Act: &arenav1.ActResponse{}}
+	for {
+		in.Reset()
+		if err := stream.RecvMsg(in); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		h.act(in.GetAct(), out.Act)
+		if err := stream.Send(out); err != nil {
+			return err
+		}
+	}
+}
+
+// End closes a seat; the answer is only read, to keep the lines in step.
+func (h *Handler) End(_ context.Context, req *arenav1.EndRequest) (*arenav1.EndResponse, error) {
+	if err := h.P.Call(&arenav1.StdioRequest{Call: &arenav1.StdioRequest_End{End: req}}, &arenav1.EndResponse{}); err != nil {
+		fmt.Fprintf(h.P.log, "arena-bridge: the bot's answer to end: %v\n", err)
+	}
+	return &arenav1.EndResponse{}, nil
+}
+
+// ProgramEnv is the program's environment: the bot's, without the plugin protocol's
+// variables (the bridge does the handshake), with ARENA_STDIO=1.
+func ProgramEnv(env []string) []string {
+	var out []string
+	for _, e := range env {
+		if strings.HasPrefix(e, "PLUGIN_") || strings.HasPrefix(e, handshake.CookieKey+"=") || strings.HasPrefix(e, "ARENA_STDIO=") {
+			continue
+		}
+		out = append(out, e)
+	}
+	return append(out, "ARENA_STDIO=1")
+}
+
+// Main runs the bridge in front of argv until the host kills it, or until the program exits
+// (then with the program's exit code, so that the host reports a crash).
+func Main(argv []string) int {
+	if os.Getenv(handshake.CookieKey) != handshake.CookieValue {
+		fmt.Fprintln(os.Stderr, "arena-bridge runs a stdio bot for the arena host, which starts it. To try a program by hand, pipe JSON lines into it (docs/protocol.md section 11), or play it: arena play <game> <bot> <another bot>")
+		return 1
+	}
+	p, err := Start(argv, ProgramEnv(os.Environ()), os.Stderr)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "arena-bridge: %v\n", err)
+		return 1
+	}
+	stderr := os.Stderr // go-plugin replaces os.Stderr while it serves
+	go func() {
+		<-p.Exited()
+		fmt.Fprintf(stderr, "arena-bridge: the bot's program exited (%v)\n", exitText(p.Status()))
+		os.Exit(p.ExitCode())
+	}()
+	handshake.Serve(&Handler{P: p})
+	return 0
+}
+
+func exitText(err error) string {
+	if err == nil {
+		return "status 0"
+	}
+	return err.Error()
+}
