@@ -29,7 +29,9 @@ type initConfig struct {
 
 	WorkDir string
 	// WorkAt is where the work dir appears inside (WorkDir itself without a mount namespace).
-	WorkAt   string
+	WorkAt string
+	// WorkExec: the work dir is not noexec (a build step).
+	WorkExec bool
 	WorkFD   int
 	ReadOnly []bind
 	RootDir  string // an empty host directory the new root is mounted on

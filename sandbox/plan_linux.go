@@ -119,7 +119,7 @@ func probe() *plan {
 	if p.root {
 		d, err := os.MkdirTemp(state, "probe-work-")
 		if err == nil {
-			undo, merr := mountWork(state, d, "probe", uidBase, uidBase, 1<<20)
+			undo, merr := mountWork(state, d, "probe", uidBase, uidBase, 1<<20, false)
 			if merr == nil {
 				undo()
 				p.workTmpfs = true

@@ -99,7 +99,7 @@ func startWith(pl *plan, spec Spec) (*Process, error) {
 	}
 	if pl.workTmpfs && spec.WorkDir != "" && p.slot != nil {
 		uid := p.slot.botUID()
-		if p.undo, err = mountWork(pl.state, spec.WorkDir, name, uid, uid, l.DiskBytes); err != nil {
+		if p.undo, err = mountWork(pl.state, spec.WorkDir, name, uid, uid, l.DiskBytes, spec.WorkExec); err != nil {
 			return fail(err)
 		}
 	}

@@ -40,6 +40,9 @@ type Spec struct {
 	// to the work dir's tmpfs and are gone with it; the host directory is never written.
 	// They need root and the work-dir tmpfs; elsewhere Start refuses (see OverlaysWork).
 	Overlays []Overlay
+	// WorkExec lets the tree run programs from its work dir, which is noexec otherwise: a build
+	// runs what it compiles (cargo's build scripts, cmake's checks, npm's .bin shims).
+	WorkExec bool
 	// Network keeps the host's network (no network namespace, no Landlock TCP rule): only for a
 	// build step the organiser allowed to fetch dependencies.
 	Network bool

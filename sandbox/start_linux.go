@@ -74,7 +74,7 @@ func (p *plan) config(spec Spec, l Limits, extra []string) (*initConfig, error) 
 		binds = append(binds, bind{Src: src, Dst: filepath.Clean(m.At), Dir: st.IsDir()})
 	}
 	cfg.ReadOnly = binds
-	cfg.Network = spec.Network
+	cfg.Network, cfg.WorkExec = spec.Network, spec.WorkExec
 	return cfg, nil
 }
 
@@ -178,7 +178,11 @@ func (p *plan) startInit(cfg *initConfig, slot *uidSlot, cg *cgroup, stdout, std
 			}
 		}
 		if cfg.WorkDir != "" {
-			if f := detachedTree(cfg.WorkDir, unix.MOUNT_ATTR_NOSUID|unix.MOUNT_ATTR_NODEV|unix.MOUNT_ATTR_NOEXEC, true); f != nil {
+			attr := uint64(unix.MOUNT_ATTR_NOSUID | unix.MOUNT_ATTR_NODEV | unix.MOUNT_ATTR_NOEXEC)
+			if cfg.WorkExec {
+				attr &^= unix.MOUNT_ATTR_NOEXEC
+			}
+			if f := detachedTree(cfg.WorkDir, attr, true); f != nil {
 				extra = append(extra, f)
 				cfg.WorkFD = 2 + len(extra)
 			}

@@ -129,7 +129,7 @@ func (s *uidSlot) release() {
 // mountWork puts a size-limited tmpfs owned by the bot's uid on the work directory, in the
 // host's mount namespace (the host must see the plugin socket the bot makes there). The
 // directories already inside (the host's socket and temp dirs) are made again on top.
-func mountWork(state, dir, name string, uid, gid int, size int64) (func(), error) {
+func mountWork(state, dir, name string, uid, gid int, size int64, exec bool) (func(), error) {
 	var subdirs []string
 	_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
 		if err == nil && d.IsDir() && p != dir {
@@ -142,7 +142,11 @@ func mountWork(state, dir, name string, uid, gid int, size int64) (func(), error
 	if size > 0 {
 		opts += ",size=" + strconv.FormatInt(size, 10)
 	}
-	if err := unix.Mount(workTag+owner(), dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV|unix.MS_NOEXEC, opts); err != nil {
+	flags := uintptr(unix.MS_NOSUID | unix.MS_NODEV | unix.MS_NOEXEC)
+	if exec {
+		flags &^= unix.MS_NOEXEC
+	}
+	if err := unix.Mount(workTag+owner(), dir, "tmpfs", flags, opts); err != nil {
 		return nil, fmt.Errorf("mount work dir %s: %w", dir, err)
 	}
 	record := filepath.Join(state, "work", owner(), name)

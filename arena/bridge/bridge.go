@@ -37,6 +37,11 @@ type Program struct {
 	lines  chan line
 	exited chan struct{}
 	status error // the program's exit, once exited is closed
+
+	// OnExit, when set, runs once the program has exited (Main ends the bridge with it, so
+	// the host sees the bot die and reports a crash with the bot's last stderr lines).
+	OnExit   func()
+	exitOnce sync.Once
 }
 
 // line is one line of the program's stdout: its text, or the note that it was too long.
@@ -164,24 +169,42 @@ func (p *Program) Call(req *arenav1.StdioRequest, resp proto.Message) error {
 	}
 	p.out = append(p.out, '\n')
 	if _, err := p.stdin.Write(p.out); err != nil {
-		return fmt.Errorf("%w (writing its stdin: %v)", ErrExited, err)
+		return p.gone()
 	}
 	select {
 	case l, ok := <-p.lines:
 		if !ok {
-			return fmt.Errorf("%w: it closed its stdout", ErrExited)
+			return p.gone()
 		}
-		name := string(resp.ProtoReflect().Descriptor().Name())
+		name := withArticle(string(resp.ProtoReflect().Descriptor().Name()))
 		if l.tooLong {
-			return &badLine{fmt.Sprintf("stdout line %d is over %d KiB, so it is not a %s (one compact JSON object per line)", l.n, MaxLine>>10, name)}
+			return &badLine{fmt.Sprintf("stdout line %d is over %d KiB, so it is not %s (one compact JSON object per line)", l.n, MaxLine>>10, name)}
 		}
 		if err := unmarshal.Unmarshal(l.text, resp); err != nil {
-			return &badLine{fmt.Sprintf("stdout line %d is not a %s: %v: %s", l.n, name, err, quote(l.text))}
+			return &badLine{fmt.Sprintf("stdout line %d is not %s: %v: %s", l.n, name, err, quote(l.text))}
 		}
 		return nil
 	case <-p.exited:
-		return fmt.Errorf("%w: %v", ErrExited, p.status)
+		return p.gone()
 	}
+}
+
+// gone waits for the program's end, runs OnExit and returns ErrExited. A program that
+// closes its stdout has not answered and will not; it is waited for.
+func (p *Program) gone() error {
+	<-p.exited
+	if p.OnExit != nil {
+		p.exitOnce.Do(p.OnExit)
+	}
+	return fmt.Errorf("%w: %s", ErrExited, exitText(p.status))
+}
+
+// withArticle is "an ActResponse", "a StartResponse".
+func withArticle(name string) string {
+	if strings.ContainsAny(name[:1], "AEIOU") {
+		return "an " + name
+	}
+	return "a " + name
 }
 
 // drain drops lines the program wrote when no request was waiting, and says so in its log.
@@ -313,11 +336,11 @@ func Main(argv []string) int {
 		return 1
 	}
 	stderr := os.Stderr // go-plugin replaces os.Stderr while it serves
-	go func() {
-		<-p.Exited()
+	p.OnExit = func() {
 		fmt.Fprintf(stderr, "arena-bridge: the bot's program exited (%v)\n", exitText(p.Status()))
 		os.Exit(p.ExitCode())
-	}()
+	}
+	go func() { _ = p.gone() }()
 	handshake.Serve(&Handler{P: p})
 	return 0
 }

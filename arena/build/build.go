@@ -132,7 +132,7 @@ func (s step) run(o Options, dst string) error {
 		Name: s.name + " " + s.bot, Path: s.path, Args: append([]string{s.path}, s.args...),
 		Env: append([]string{"HOME=" + buildAt + "/tmp", "TMPDIR=" + buildAt + "/tmp"}, s.env...),
 		Dir: buildAt, ReadOnly: s.view, Mounts: s.mounts, Overlays: s.overlay,
-		WorkDir: work, WorkAt: buildAt, Limits: o.Limits, Network: o.Network, Strict: o.Strict,
+		WorkDir: work, WorkAt: buildAt, WorkExec: true, Limits: o.Limits, Network: o.Network, Strict: o.Strict,
 	}
 	if sandbox.WorkPathInside(spec) != buildAt {
 		// Without a mount namespace the work dir keeps its host path: name that instead.

@@ -89,8 +89,9 @@ func findTool(k submission.Kind) (Tool, error) {
 		if _, err := os.Stat(filepath.Join(home, "bin", "javac")); err != nil {
 			return t, fmt.Errorf("no javac beside %s: Java bots are compiled with a JDK (install openjdk-17-jdk, not only the JRE)", java)
 		}
-		t.Exe, t.Run = java, []string{home}
-		t.View = append(t.View, home)
+		// Debian's JDK links its configuration in from /etc/java-17-openjdk.
+		t.Exe, t.Run = java, append([]string{home}, linkedFrom(home)...)
+		t.View = append(t.View, t.Run...)
 		if mvn, err := exec.LookPath("mvn"); err == nil {
 			if real, err := filepath.EvalSymlinks(mvn); err == nil {
 				t.View = append(t.View, filepath.Dir(filepath.Dir(real)))
@@ -129,6 +130,30 @@ func findTool(k submission.Kind) (Tool, error) {
 	}
 	t.Env = append(t.Env, path)
 	return t, nil
+}
+
+// linkedFrom lists the folders outside root that links inside it point into.
+func linkedFrom(root string) []string {
+	var out []string
+	seen := map[string]bool{}
+	_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.Type()&os.ModeSymlink == 0 {
+			return nil
+		}
+		target, err := filepath.EvalSymlinks(p)
+		if err != nil || strings.HasPrefix(target, root+"/") {
+			return nil
+		}
+		if st, err := os.Stat(target); err == nil && !st.IsDir() {
+			target = filepath.Dir(target)
+		}
+		if !seen[target] {
+			seen[target] = true
+			out = append(out, target)
+		}
+		return nil
+	})
+	return out
 }
 
 // realTool finds a program on PATH and follows its links.
