@@ -27,4 +27,7 @@ find "$out" \( -name '*.py' -o -name '*.pyi' \) -print0 | xargs -0 sed -i -E \
   -e 's/^from arena\.v1 import/from arena_sdk._pb.arena.v1 import/' \
   -e 's/^from plugin import/from arena_sdk._pb.plugin import/'
 touch "$out/__init__.py" "$out/arena/__init__.py" "$out/arena/v1/__init__.py" "$out/plugin/__init__.py"
-echo "generated: proto/arena/v1/*.pb.go, $out"
+# The TypeScript native kit loads the .proto files at start-up: it carries an exact copy.
+rm -f examples/typescript/proto/arena/v1/*.proto
+cp proto/arena/v1/*.proto examples/typescript/proto/arena/v1/
+echo "generated: proto/arena/v1/*.pb.go, $out, examples/typescript/proto"

@@ -20,12 +20,12 @@ fi
 
 step "generated code is fresh (scripts/generate.sh)"
 scripts/generate.sh >/dev/null
-if ! git diff --exit-code --stat -- proto sdk/python/src/arena_sdk/_pb; then
+if ! git diff --exit-code --stat -- proto sdk/python/src/arena_sdk/_pb examples/typescript/proto; then
   echo "generated code is stale: run scripts/generate.sh and commit the result" >&2
   exit 1
 fi
-if [ -n "$(git status --porcelain -- proto sdk/python/src/arena_sdk/_pb)" ]; then
-  git status --porcelain -- proto sdk/python/src/arena_sdk/_pb
+if [ -n "$(git status --porcelain -- proto sdk/python/src/arena_sdk/_pb examples/typescript/proto)" ]; then
+  git status --porcelain -- proto sdk/python/src/arena_sdk/_pb examples/typescript/proto
   echo "generated files are missing from git: run scripts/generate.sh and commit the result" >&2
   exit 1
 fi
@@ -57,3 +57,11 @@ case $py in /*) ;; */*) py=$PWD/$py ;; esac
 
 step "Python tests"
 "$ARENA_PYTHON" -m pytest -q sdk/python/tests
+
+step "the language kits' own self-tests (JavaScript, Rust, Java, C++)"
+scratch=$(mktemp -d "${XDG_CACHE_HOME:-$HOME/.cache}/arena-kit-tests.XXXXXX")
+trap 'rm -rf "$scratch"' EXIT
+node --test sdk/javascript/test/
+CARGO_TARGET_DIR="$scratch/rust" cargo test -q --offline --manifest-path sdk/rust/Cargo.toml
+javac -d "$scratch/java" -sourcepath sdk/java sdk/java/test/SelfTest.java && java -cp "$scratch/java" SelfTest
+g++ -std=c++20 -O1 -I sdk/cpp sdk/cpp/test/selftest.cpp -o "$scratch/cpp-selftest" && "$scratch/cpp-selftest" sdk/cpp/test

@@ -58,6 +58,9 @@ var wantFigures = map[string][]string{
 	"matches": {"dynamite 100 rounds, Go vs Go", "Go match / (rounds x move p50)", "dynamite 100 rounds, Python vs Python",
 		"dynamite 100 rounds, in-process house bots (ceiling)", "finger 20 games, Go random vs Go random",
 		"finger 20 games, Python vs Python", "finger 20 games, in-process house bots (ceiling)"},
+	"languages": {"Go stdio bot p50", "Go stdio bot ready", "JavaScript stdio bot p50", "JavaScript stdio bot ready",
+		"C++ stdio bot p50", "C++ stdio bot ready", "Rust stdio bot p50", "Rust stdio bot ready", "Java stdio bot p50",
+		"Java stdio bot ready", "TypeScript native bot p50", "TypeScript native bot ready", "stdio bridge adds per move"},
 	"payload": {"ActRequest at round 10", "ActRequest at round 2500", "growth 10 -> 2500"},
 	"memory": {"host RSS", "Go bot RSS", "Python bot RSS", "host RSS after 10 matches", "host RSS after 100 matches",
 		"host heap after 10 matches", "host heap after 100 matches", "heap growth"},
@@ -118,6 +121,12 @@ func TestQuickBench(t *testing.T) {
 		{"matches", "dynamite 100 rounds, Go vs Go"}, {"payload", "ActRequest at round 2500"}} {
 		if f, _ := rep.Find(k[0], k[1]); f.Missing != "" {
 			t.Errorf("%s / %s not measured: %s", k[0], k[1], f.Missing)
+		}
+	}
+	// Every kit language is on this machine (CI installs what is missing): each must be measured.
+	for _, name := range wantFigures["languages"] {
+		if f, _ := rep.Find("languages", name); f.Missing != "" {
+			t.Errorf("languages / %s not measured: %s", name, f.Missing)
 		}
 	}
 	t.Logf("\n%s", table.String())

@@ -98,6 +98,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		{"build", r.build},
 		{"moves", r.moves},
 		{"start-up", r.startup},
+		{"languages", r.languages},
 		{"matches", r.matches},
 		{"payload", r.payload},
 		{"memory", r.memory},

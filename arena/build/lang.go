@@ -235,7 +235,7 @@ if [ -f CMakeLists.txt ]; then
   set -- $(find /run/build/tmp/cmake -path '*/CMakeFiles' -prune -o -type f -perm -u+x -print)
 elif [ -f Makefile ] || [ -f makefile ] || [ -f GNUmakefile ]; then
   make -j 2
-  if [ -f bot ] && [ -x bot ]; then set -- bot; else
+  if [ -f bot ]; then set -- bot; else
     set -- $(find . -type f -perm -u+x | sort | comm -13 /run/build/tmp/before -)
   fi
 else
@@ -247,7 +247,7 @@ if [ $# != 1 ]; then
   echo "the build made $# programs ($*): build exactly one executable, or give build and run in bot.json" >&2
   exit 2
 fi
-if [ "$1" != bot ]; then cp "$1" /run/build/out/bot; fi
+if [ ! "$1" -ef /run/build/out/bot ]; then cp "$1" /run/build/out/bot; fi
 `,
 }
 

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botarena/arena/arena/botspec"
 	"github.com/botarena/arena/arena/game"
 	_ "github.com/botarena/arena/arena/games/all"
 	"github.com/botarena/arena/arena/host"
@@ -19,12 +20,18 @@ import (
 // full sandbox, and returns the result and the launched processes' logs.
 func playGame(t *testing.T, name string, deadline time.Duration, params map[string]string, bots ...string) (*match.Result, []*host.Bot) {
 	t.Helper()
+	return playWith(t, resolver, name, deadline, params, bots...)
+}
+
+// playWith is playGame with a resolver of its own (build options).
+func playWith(t *testing.T, r *botspec.Resolver, name string, deadline time.Duration, params map[string]string, bots ...string) (*match.Result, []*host.Bot) {
+	t.Helper()
 	spec, err := game.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	procs, err := players.Launch(ctx, resolver, bots, host.Options{StartTimeout: 30 * time.Second})
+	procs, err := players.Launch(ctx, r, bots, host.Options{StartTimeout: 30 * time.Second})
 	if err != nil {
 		t.Fatalf("launch %v: %v", bots, err)
 	}

@@ -62,6 +62,10 @@ func Plugins(impl arenav1.BotServiceServer) plugin.PluginSet {
 	return plugin.PluginSet{PluginName: &Plugin{Impl: impl}}
 }
 
+// MaxRequest is the largest request a bot accepts: the host's largest message is an auction
+// StartRequest of 5.9 MB.
+const MaxRequest = 8 << 20
+
 // Serve serves impl as a bot until the host kills the process: go-plugin's server with the
 // arena's handshake. go-plugin points os.Stdout and os.Stderr at pipes it would stream to the
 // host over gRPC, which is asynchronous and loses what is in flight when a bot dies; the first
@@ -78,10 +82,11 @@ func Serve(impl arenav1.BotServiceServer) {
 		HandshakeConfig: Config,
 		Plugins:         Plugins(impl),
 		// Fixed flow-control windows turn off gRPC's bandwidth-delay probing: moves are tiny,
-		// and the probes' pings cost CPU on every message.
+		// and the probes' pings cost CPU on every message. The receive limit takes the largest
+		// StartRequest (an auction of a million items, 5.9 MB; gRPC's default is 4 MiB).
 		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
 			return grpc.NewServer(append(opts, grpc.InitialWindowSize(1<<20), grpc.InitialConnWindowSize(1<<20),
-				grpc.ChainUnaryInterceptor(restore))...)
+				grpc.MaxRecvMsgSize(MaxRequest), grpc.ChainUnaryInterceptor(restore))...)
 		},
 		Logger: hclog.NewNullLogger(), // its debug lines would only fill the bot's log
 	})

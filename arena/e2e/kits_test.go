@@ -1,0 +1,120 @@
+package e2e_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/botarena/arena/arena/botspec"
+	"github.com/botarena/arena/arena/build"
+	"github.com/botarena/arena/arena/game"
+	"github.com/botarena/arena/arena/store"
+	"github.com/botarena/arena/arena/tournament"
+)
+
+// games lists every registered game, the house bot each kit bot plays, and parameters that
+// keep a match short.
+var kitGames = []struct {
+	name   string
+	house  string
+	params map[string]string
+}{
+	{"dynamite", "bots/dynamite/cmd/paper", map[string]string{"target": "100", "rounds": "300"}},
+	{"finger", "bots/finger/cmd/random", map[string]string{"games": "20"}},
+	{"bidding", "bots/bidding/cmd/random", map[string]string{"games": "10"}},
+	{"auction", "bots/auction/cmd/sample", nil},
+	{"realtv", "bots/realtv/cmd/likesthemstrong", map[string]string{"phases": "10"}},
+}
+
+// kitLanguages are the starter kits with one bot folder per game, examples/<language>/<game>.
+var kitLanguages = []string{"go", "python", "javascript", "rust", "java", "cpp"}
+
+// networked builds the TypeScript kit, whose build fetches its npm packages.
+var networked = &botspec.Resolver{Build: build.Options{Network: true}}
+
+// TestEveryKitPlaysEveryGame: every kit bot, in every language, plays its game against a
+// house bot in the full sandbox, built by its language's recipe, without a fault; the
+// TypeScript native kit plays all five from one folder.
+func TestEveryKitPlaysEveryGame(t *testing.T) {
+	t.Parallel()
+	if got := len(kitGames); got != len(game.Names()) {
+		t.Fatalf("the kit test lists %d games, the registry %d: add the new game to kitGames", got, len(game.Names()))
+	}
+	for _, lang := range append(kitLanguages, "typescript") {
+		t.Run(lang, func(t *testing.T) {
+			for _, g := range kitGames {
+				t.Run(g.name, func(t *testing.T) {
+					dir := bot(filepath.Join("examples", lang, g.name))
+					r := resolver
+					if lang == "typescript" {
+						dir, r = bot("examples/typescript"), networked
+					}
+					if _, err := os.Stat(dir); err != nil {
+						t.Fatalf("the %s kit has no %s bot: %v", lang, g.name, err)
+					}
+					res, _ := playWith(t, r, g.name, 2*time.Second, g.params, dir, bot(g.house))
+					for _, f := range res.Outcome.Faults {
+						if f.Seat == 0 {
+							t.Fatalf("%s: fault %+v", dir, f)
+						}
+					}
+					if res.Steps == 0 {
+						t.Fatalf("%s: no move played", dir)
+					}
+				})
+			}
+		})
+	}
+}
+
+// TestMixedLanguageTournament: a tournament of dynamite bots in six languages (and the
+// TypeScript native one) finishes, every match played, none failed.
+func TestMixedLanguageTournament(t *testing.T) {
+	t.Parallel()
+	var es []tournament.Entry
+	for _, lang := range append(kitLanguages, "typescript") {
+		dir := bot(filepath.Join("examples", lang, "dynamite"))
+		if lang == "typescript" {
+			dir = bot("examples/typescript")
+		}
+		es = append(es, tournament.Entry{Name: lang, Spec: dir, Language: lang})
+	}
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(t.TempDir(), "arena.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	cfg := tournament.Config{Game: "dynamite", Params: map[string]string{"target": "50", "rounds": "150"}, Seed: 5, Reps: 1,
+		Deadline: 2 * time.Second, StartTimeout: 30 * time.Second, Entries: es}
+	id, err := tournament.Create(ctx, st, "mixed", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := tournament.Run(ctx, st, id, tournament.Options{Jobs: 2, Resolver: networked})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := len(es) * (len(es) - 1); sum.Total != want || sum.Done != want || sum.Failed != 0 {
+		t.Fatalf("summary %+v, want %d matches done", sum, want)
+	}
+	s, err := tournament.Compute(ctx, st, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table strings.Builder
+	if err := s.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("standings:\n%s", table.String())
+	faults, err := st.Faults(ctx, id, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(faults) != 0 {
+		t.Fatalf("faults in a tournament of kit bots: %+v", faults)
+	}
+}
