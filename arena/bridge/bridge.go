@@ -2,6 +2,7 @@ package bridge
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -26,15 +27,19 @@ import (
 const MaxLine = 64 << 10
 
 // Program is the stdio program behind the bridge: one request at a time on its stdin, one
-// answer line from its stdout for each.
+// answer line from its stdout for each. Its stdout is read only while a request waits, on the
+// caller's goroutine: no hand-off between goroutines on a move.
 type Program struct {
 	cmd *exec.Cmd
 	log io.Writer
 
-	mu     sync.Mutex // one request at a time
-	stdin  *os.File
-	out    []byte // the request being written
-	lines  chan line
+	mu    sync.Mutex // one request at a time; guards everything below
+	stdin *os.File
+	out   []byte // the request being written
+	br    *bufio.Reader
+	lines int  // lines read from stdout so far
+	skip  bool // the rest of an over-long line is still to be dropped
+
 	exited chan struct{}
 	status error // the program's exit, once exited is closed
 
@@ -42,13 +47,6 @@ type Program struct {
 	// the host sees the bot die and reports a crash with the bot's last stderr lines).
 	OnExit   func()
 	exitOnce sync.Once
-}
-
-// line is one line of the program's stdout: its text, or the note that it was too long.
-type line struct {
-	text    []byte
-	n       int // line number on stdout, from 1
-	tooLong bool
 }
 
 // Start starts argv with env, stdin and stdout piped to the bridge and stderr to log (the
@@ -75,8 +73,7 @@ func Start(argv, env []string, log *os.File) (*Program, error) {
 	}
 	inR.Close()
 	outW.Close()
-	p := &Program{cmd: cmd, log: log, stdin: inW, lines: make(chan line, 4), exited: make(chan struct{})}
-	go p.read(outR)
+	p := &Program{cmd: cmd, log: log, stdin: inW, br: bufio.NewReaderSize(outR, MaxLine+2), exited: make(chan struct{})}
 	go func() {
 		p.status = cmd.Wait()
 		close(p.exited)
@@ -105,47 +102,11 @@ func (p *Program) ExitCode() int {
 	return 1
 }
 
-// read splits the program's stdout into lines of at most MaxLine bytes. A longer line is
-// reported as soon as it passes the bound, and the rest of it is read and dropped.
-func (p *Program) read(r io.Reader) {
-	defer close(p.lines)
-	br := bufio.NewReaderSize(r, MaxLine+2)
-	n := 0
-	for {
-		b, err := br.ReadSlice('\n')
-		switch {
-		case err == nil:
-			n++
-			p.lines <- line{text: append([]byte(nil), trimEOL(b)...), n: n}
-		case errors.Is(err, bufio.ErrBufferFull):
-			n++
-			p.lines <- line{n: n, tooLong: true}
-			for errors.Is(err, bufio.ErrBufferFull) {
-				_, err = br.ReadSlice('\n')
-			}
-			if err != nil {
-				return
-			}
-		default:
-			if len(b) > 0 { // a last line without its newline
-				n++
-				p.lines <- line{text: append([]byte(nil), b...), n: n}
-			}
-			return
-		}
-	}
-}
-
-func trimEOL(b []byte) []byte {
-	b = b[:len(b)-1]
-	if len(b) > 0 && b[len(b)-1] == '\r' {
-		b = b[:len(b)-1]
-	}
-	return b
-}
-
 // ErrExited means the program exited (or closed its stdout) before it answered.
 var ErrExited = errors.New("the bot's program exited")
+
+// errTooLong is a line that passed MaxLine; the rest of it is dropped before the next read.
+var errTooLong = errors.New("line too long")
 
 // badLine is an answer that is not one: the fault's reason, in the bot author's terms.
 type badLine struct{ reason string }
@@ -162,7 +123,9 @@ var (
 func (p *Program) Call(req *arenav1.StdioRequest, resp proto.Message) error {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	p.drain()
+	if err := p.dropStale(); err != nil {
+		return err
+	}
 	var err error
 	if p.out, err = marshal.MarshalAppend(p.out[:0], req); err != nil {
 		return fmt.Errorf("encode the request: %w", err)
@@ -171,22 +134,68 @@ func (p *Program) Call(req *arenav1.StdioRequest, resp proto.Message) error {
 	if _, err := p.stdin.Write(p.out); err != nil {
 		return p.gone()
 	}
-	select {
-	case l, ok := <-p.lines:
-		if !ok {
-			return p.gone()
-		}
-		name := withArticle(string(resp.ProtoReflect().Descriptor().Name()))
-		if l.tooLong {
-			return &badLine{fmt.Sprintf("stdout line %d is over %d KiB, so it is not %s (one compact JSON object per line)", l.n, MaxLine>>10, name)}
-		}
-		if err := unmarshal.Unmarshal(l.text, resp); err != nil {
-			return &badLine{fmt.Sprintf("stdout line %d is not %s: %v: %s", l.n, name, err, quote(l.text))}
-		}
-		return nil
-	case <-p.exited:
+	text, err := p.readLine()
+	name := withArticle(string(resp.ProtoReflect().Descriptor().Name()))
+	switch {
+	case errors.Is(err, errTooLong):
+		return &badLine{fmt.Sprintf("stdout line %d is over %d KiB, so it is not %s (one compact JSON object per line)", p.lines, MaxLine>>10, name)}
+	case err != nil:
 		return p.gone()
 	}
+	if err := unmarshal.Unmarshal(text, resp); err != nil {
+		return &badLine{fmt.Sprintf("stdout line %d is not %s: %v: %s", p.lines, name, err, quote(text))}
+	}
+	return nil
+}
+
+// readLine reads one line of at most MaxLine bytes without its line end. The text is valid
+// until the next read.
+func (p *Program) readLine() ([]byte, error) {
+	b, err := p.br.ReadSlice('\n')
+	switch {
+	case err == nil:
+		p.lines++
+		return trimEOL(b), nil
+	case errors.Is(err, bufio.ErrBufferFull):
+		p.lines++
+		p.skip = true
+		return nil, errTooLong
+	default:
+		return nil, err
+	}
+}
+
+func trimEOL(b []byte) []byte {
+	b = b[:len(b)-1]
+	if len(b) > 0 && b[len(b)-1] == '\r' {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// dropStale finishes dropping an over-long line, then drops the complete lines the program
+// wrote while no request was waiting (those already read into the buffer), and says so in its
+// log.
+func (p *Program) dropStale() error {
+	for p.skip {
+		_, err := p.br.ReadSlice('\n')
+		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+			return p.gone()
+		}
+		p.skip = errors.Is(err, bufio.ErrBufferFull)
+	}
+	for p.br.Buffered() > 0 {
+		b, _ := p.br.Peek(p.br.Buffered())
+		if !bytes.Contains(b, []byte{'\n'}) {
+			return nil
+		}
+		text, err := p.readLine()
+		if err != nil {
+			return nil
+		}
+		fmt.Fprintf(p.log, "arena-bridge: dropped stdout line %d, written when no request was waiting: %s\n", p.lines, quote(text))
+	}
+	return nil
 }
 
 // gone waits for the program's end, runs OnExit and returns ErrExited. A program that
@@ -205,21 +214,6 @@ func withArticle(name string) string {
 		return "an " + name
 	}
 	return "a " + name
-}
-
-// drain drops lines the program wrote when no request was waiting, and says so in its log.
-func (p *Program) drain() {
-	for {
-		select {
-		case l, ok := <-p.lines:
-			if !ok {
-				return
-			}
-			fmt.Fprintf(p.log, "arena-bridge: dropped stdout line %d, written when no request was waiting: %s\n", l.n, quote(l.text))
-		default:
-			return
-		}
-	}
 }
 
 // quote shows the start of a bad line.
