@@ -55,7 +55,7 @@ func buildFlags(cmd *cobra.Command) func(strict bool) *botspec.Resolver {
 	rangeVar(f, &cpuSecs, "build-cpu-seconds", d.CPUSeconds, 1, 7*24*3600, "total CPU time of a bot's build, seconds")
 	rangeVar(f, &wall, "build-time", d.WallTime, time.Second, 24*time.Hour, "wall time a bot's build may take")
 	rangeVar(f, &diskMiB, "build-disk", d.DiskBytes>>20, 16, 1<<20, "what a bot's build may write (its private copy, caches, output), MiB")
-	f.BoolVar(&network, "build-network", false, "let builds reach the network (pip's package index, the Go module proxy); off: wheels and modules come only from the local folders")
+	f.BoolVar(&network, "build-network", false, "let builds reach the network (pip's index, the Go module proxy, npm, crates.io, Maven Central); off: dependencies come only from local folders (--wheels, vendored sources, node_modules)")
 	f.BoolVar(&cgo, "cgo", false, "build Go bots with cgo (still in the build sandbox)")
 	f.StringVar(&wheels, "wheels", "", "folder of Python wheels a bot's requirements.txt installs from")
 	return func(strict bool) *botspec.Resolver {
