@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -140,5 +141,68 @@ func TestSnapshotRefusesLinksAndSize(t *testing.T) {
 	}
 	if _, err := Take(src, store, Limits{Files: 1}); !errors.Is(err, ErrTooBig) {
 		t.Fatalf("a submission over the file limit: %v", err)
+	}
+}
+
+// TestLanguages: each language is recognised from its usual files (docs/protocol.md section
+// 12) or from bot.json, with the protocol it speaks by default.
+func TestLanguages(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	files := map[string]string{
+		"js/package.json": "{}", "rust/Cargo.toml": "", "mvn/pom.xml": "", "javac/Bot.java": "", "cmake/CMakeLists.txt": "",
+		"make/Makefile": "", "gxx/bot.cpp": "", "cc/main.cc": "",
+		"ts/bot.json": `{"language": "typescript", "protocol": "grpc"}`, "ts/package.json": "{}",
+		"custom/bot.json": `{"language": "cpp", "build": "g++ -o b main.cpp", "run": "./b --fast"}`, "custom/main.cpp": "",
+		"exe/bot.json": `{"run": "./prog", "protocol": "stdio"}`, "exe/prog": "",
+		"norun/bot.json": `{"language": "exec"}`,
+		"badproto/bot.json": `{"run": "./prog", "protocol": "http"}`,
+		"badlang/bot.json": `{"language": "cobol"}`,
+		"both/bot.json": `{"run": "./a", "command": "./a"}`,
+	}
+	for name, text := range files {
+		writeFile(t, dir, name, text, 0o644)
+	}
+	writeFile(t, dir, "loose.js", "", 0o644)
+	writeFile(t, dir, "loose.cpp", "", 0o644)
+	cases := []struct {
+		arg      string
+		kind     Kind
+		protocol string
+		run      string
+		err      error
+	}{
+		{"js", JavaScript, Stdio, "", nil},
+		{"loose.js", JavaScript, Stdio, "", nil},
+		{"rust", Rust, Stdio, "", nil},
+		{"mvn", Java, Stdio, "", nil},
+		{"javac", Java, Stdio, "", nil},
+		{"cmake", Cpp, Stdio, "", nil},
+		{"make", Cpp, Stdio, "", nil},
+		{"gxx", Cpp, Stdio, "", nil},
+		{"cc", Cpp, Stdio, "", nil},
+		{"ts", JavaScript, GRPC, "", nil},
+		{"custom", Cpp, Stdio, "./b --fast", nil},
+		{"exe", Exec, Stdio, "./prog", nil},
+		{"loose.cpp", "", "", "", ErrUnknownKind},
+		{"norun", "", "", "", ErrManifest},
+		{"badproto", "", "", "", ErrManifest},
+		{"badlang", "", "", "", ErrManifest},
+		{"both", "", "", "", ErrManifest},
+	}
+	for _, c := range cases {
+		s, err := Parse(filepath.Join(dir, c.arg))
+		if c.err != nil {
+			if !errors.Is(err, c.err) {
+				t.Errorf("%s: error %v, want %v", c.arg, err, c.err)
+			}
+			continue
+		}
+		if err != nil || s.Kind != c.kind || s.Protocol != c.protocol || strings.Join(s.Run, " ") != c.run {
+			t.Errorf("%s: %+v %v, want kind %s protocol %s run %q", c.arg, s, err, c.kind, c.protocol, c.run)
+		}
+		if !IsBotFolder(filepath.Join(dir, c.arg)) && !strings.Contains(c.arg, ".") {
+			t.Errorf("%s is not a bot folder", c.arg)
+		}
 	}
 }
