@@ -155,10 +155,10 @@ func TestLanguages(t *testing.T) {
 		"ts/bot.json": `{"language": "typescript", "protocol": "grpc"}`, "ts/package.json": "{}",
 		"custom/bot.json": `{"language": "cpp", "build": "g++ -o b main.cpp", "run": "./b --fast"}`, "custom/main.cpp": "",
 		"exe/bot.json": `{"run": "./prog", "protocol": "stdio"}`, "exe/prog": "",
-		"norun/bot.json": `{"language": "exec"}`,
+		"norun/bot.json":    `{"language": "exec"}`,
 		"badproto/bot.json": `{"run": "./prog", "protocol": "http"}`,
-		"badlang/bot.json": `{"language": "cobol"}`,
-		"both/bot.json": `{"run": "./a", "command": "./a"}`,
+		"badlang/bot.json":  `{"language": "cobol"}`,
+		"both/bot.json":     `{"run": "./a", "command": "./a"}`,
 	}
 	for name, text := range files {
 		writeFile(t, dir, name, text, 0o644)
