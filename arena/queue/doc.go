@@ -9,9 +9,10 @@
 //     attempt, published with a Nats-Msg-Id so a restarted coordinator that publishes again
 //     adds nothing. Every worker pulls from the one durable consumer "workers" (explicit
 //     acks, an ack wait that workers extend with InProgress heartbeats, MaxDeliver).
-//   - ARENA_RESULTS (arena.results.<key>): one result per job, de-duplicated by the same id;
-//     each tournament's coordinator reads it through its own durable consumer and acks a
-//     result only once it is committed to the store.
+//   - ARENA_RESULTS (arena.results.<key>), also a work queue: one result per job,
+//     de-duplicated by the same id; each tournament's coordinator reads its own key through
+//     its own durable consumer and acks a result (removing it) only once it is committed to
+//     the store.
 //   - ARENA_EXHAUSTED captures the server's MAX_DELIVERIES advisories for the workers
 //     consumer, so a job that kept failing is seen by its coordinator even if that
 //     coordinator was down when it happened.

@@ -41,7 +41,8 @@ type Config struct {
 	// Dedup is the de-duplication window for jobs and results (default 2h): a coordinator
 	// restarted within it publishes nothing twice.
 	Dedup time.Duration
-	// Keep is how long results stay in their stream (default 7 days).
+	// Keep bounds how long a result nobody collects (its coordinator gone for good) and an
+	// exhausted-job notice stay in their streams (default 7 days).
 	Keep time.Duration
 }
 
@@ -83,7 +84,10 @@ func Open(ctx context.Context, nc *nats.Conn, cfg Config) (*Queue, error) {
 	streams := []jetstream.StreamConfig{
 		{Name: JobsStream, Subjects: []string{jobsPrefix + ">"}, Retention: jetstream.WorkQueuePolicy,
 			Storage: jetstream.FileStorage, Duplicates: cfg.Dedup, MaxMsgSize: MaxJob},
-		{Name: ResultsStream, Subjects: []string{resultsPrefix + ">"}, Retention: jetstream.LimitsPolicy,
+		// A work queue too (each tournament's consumer filters its own key): a result leaves
+		// the stream once its coordinator has committed it, so the stream holds only what is
+		// in flight, not a day of replays.
+		{Name: ResultsStream, Subjects: []string{resultsPrefix + ">"}, Retention: jetstream.WorkQueuePolicy,
 			Storage: jetstream.FileStorage, Duplicates: cfg.Dedup, MaxAge: cfg.Keep, MaxMsgSize: MaxResult},
 		{Name: ExhaustedStream, Subjects: []string{exhaustedSubject}, Retention: jetstream.LimitsPolicy,
 			Storage: jetstream.FileStorage, MaxAge: cfg.Keep},

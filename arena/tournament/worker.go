@@ -150,8 +150,9 @@ func (w *worker) handle(ctx context.Context, d *queue.Delivery, pl *pool) {
 			}
 		}
 	}()
+	// Heartbeats go on while the result is published (the server may be restarting).
+	defer close(done)
 	res, retry := w.play(ctx, job, d, pl)
-	close(done)
 	if retry != nil {
 		w.opt.Log(fmt.Sprintf("job %s handed back: %v", job.ID(), retry))
 		_ = d.Retry()
