@@ -170,6 +170,9 @@ func (w *worker) handle(ctx context.Context, d *queue.Delivery, pl *pool) {
 			w.opt.Log(fmt.Sprintf("job %s lost (no heartbeat for longer than the ack wait %v): result dropped", job.ID(), w.q.AckWait))
 			return
 		}
+		if ctx.Err() != nil {
+			return // stopped: the job goes to another worker after the ack wait
+		}
 		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.q.AckWait/2)
 		dup, err := w.q.PublishResult(pctx, job.Key, job.ID(), data)
 		cancel()
@@ -180,7 +183,7 @@ func (w *worker) handle(ctx context.Context, d *queue.Delivery, pl *pool) {
 			break
 		}
 		w.opt.Log(fmt.Sprintf("job %s: publishing its result: %v (retrying)", job.ID(), err))
-		time.Sleep(200 * time.Millisecond)
+		sleep(ctx, 200*time.Millisecond)
 	}
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.q.AckWait/2)
 	_ = d.Done(actx)
