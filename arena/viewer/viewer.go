@@ -80,12 +80,16 @@ var pj = protojson.MarshalOptions{UseProtoNames: true}
 // Write re-runs rec's engine and writes one self-contained HTML page that replays the match.
 // It fails without writing anything when the record does not replay (an unknown game, a
 // mismatch) or when its data would pass MaxBytes.
-func Write(w io.Writer, rec *replay.Record) error {
+func Write(w io.Writer, rec *replay.Record) error { return WriteLimit(w, rec, MaxBytes) }
+
+// WriteLimit is Write with another bound on the page's data, in bytes (a server may want a
+// smaller one); past it the error wraps ErrTooLarge.
+func WriteLimit(w io.Writer, rec *replay.Record, limit int) error {
 	data, err := Build(rec)
 	if err != nil {
 		return err
 	}
-	blob, err := encode(data, MaxBytes)
+	blob, err := encode(data, limit)
 	if err != nil {
 		return err
 	}

@@ -192,7 +192,7 @@
       var track = el('div', { cls: 'track', id: 'track', 'data-bottle': pos });
       for (var p = 0; p <= 10; p++) {
         var cls = 'place' + (p === 10 ? ' end-a' : p === 0 ? ' end-b' : '') + (p === pos ? ' bottle' : '');
-        track.appendChild(el('div', { cls: cls, title: 'place ' + p, text: p === pos ? '\u{1F37E}' + p : p }));
+        track.appendChild(el('div', { cls: cls, title: 'place ' + p, text: p === pos ? '\u25BC' + p : p }));
       }
       board.appendChild(el('div', { cls: 'card' },
         el('div', { cls: 'row', style: 'justify-content:space-between' },
@@ -335,7 +335,7 @@
             el('td', { cls: 'muted', text: lastText })));
         });
         grid.appendChild(el('div', { cls: 'card island' + (live ? '' : ' stale'), 'data-island': i },
-          el('h3', { text: 'island ' + (i + 1) + ', day ' + num(o.day) + (tie ? ', tie vote' : ', elimination vote') + (live ? '' : ' (no instance votes now)') }),
+          el('h3', { text: 'island ' + (i + 1) + ', day ' + num(o.day) + (tie ? ', tie vote' : ', elimination vote') + (live ? '' : ' (as last seen: no instance votes here now; the island ended or only filler bots play on)') }),
           el('div', { cls: 'muted', text: Object.keys(o.active_players || {}).length + ' active, ' + Object.keys(o.betrayers || {}).length + ' betrayers, ' + Object.keys(o.eliminated_players || {}).length + ' eliminated' }),
           el('table', null, el('thead', null, el('tr', null, el('th', { text: 'id' }), el('th', { text: 'who' }), el('th', { cls: 'num', text: 'str' }), el('th', { cls: 'num', text: 'score' }), el('th', { text: 'status' }), el('th', { text: 'votes now' }), el('th', { text: 'last votes' }))), body)));
       });
@@ -351,7 +351,7 @@
     ps.forEach(function (p, i) {
       var name = rec.config && rec.config.players && rec.config.players[i] ? rec.config.players[i].name : (rec.bots || [])[i];
       t.appendChild(el('tr', { 'data-player': i }, el('td', null, el('span', { cls: 'swatch', style: 'background:' + color(i) }), name || 'player ' + i),
-        el('td', { text: p.result }), el('td', { cls: 'num', text: p.score }), el('td', { cls: 'num', text: p.rank })));
+        el('td', { text: p.result }), el('td', { cls: 'num', text: +num(p.score).toFixed(2) }), el('td', { cls: 'num', text: p.rank })));
     });
     card.appendChild(el('table', { id: 'results' }, el('thead', null, el('tr', null, el('th', { text: 'player' }), el('th', { text: 'result' }), el('th', { cls: 'num', text: 'score' }), el('th', { cls: 'num', text: 'rank' }))), t));
     if (outcome.table && outcome.table.length) {
