@@ -108,7 +108,7 @@ func isViewerPage(path string) bool {
 	defer f.Close()
 	head := make([]byte, 4096)
 	n, _ := io.ReadFull(f, head)
-	return bytes.Contains(head[:n], []byte(`id="arena-viewer"`))
+	return bytes.Contains(head[:n], []byte(viewer.Generator))
 }
 
 // servePage serves the page at / until the command is interrupted.

@@ -27,6 +27,10 @@ const MaxBytes = 48 << 20
 // ErrTooLarge means a match holds more data than one page can show.
 var ErrTooLarge = errors.New("replay too large for the viewer")
 
+// Generator is the meta element near the top of every page, by which a tool can tell a page
+// of this package from another file before it overwrites it.
+const Generator = `<meta name="generator" content="arena viewer">`
+
 // DataID is the id of the <script type="application/json"> element that holds the page's data
 // (a Data value), for tools and tests that read it back.
 const DataID = "arena-replay"

@@ -158,3 +158,40 @@ func TestTooLargeIsRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// Bot names and answers never reach the markup as markup: the page holds only its own two
+// script elements, and the text comes back intact from the data.
+func TestBotTextIsEscaped(t *testing.T) {
+	t.Parallel()
+	const evil = `</script><script>alert(1)</script>`
+	s := shortOf(t, "realtv")
+	ps := s.players()
+	ps[0] = renamed{ps[0], evil}
+	ps[1] = renamed{markupVoter(), `<!-- <script>`}
+	rec := recordWith(t, s, ps)
+	html := string(pageOf(t, rec))
+	if n := strings.Count(strings.ToLower(html), "<script"); n != 2 {
+		t.Fatalf("%d <script in the page, want its own 2", n)
+	}
+	for _, bad := range []string{evil, "<img", "<!--"} {
+		if strings.Contains(html, bad) {
+			t.Errorf("the page holds %q as markup", bad)
+		}
+	}
+	if !strings.Contains(html, "<title>realtv realtv-2: &lt;/script&gt;&lt;script&gt;alert(1)&lt;/script&gt; vs &lt;!-- &lt;script&gt;</title>") {
+		t.Errorf("the title is not the escaped names: %.300s", html[strings.Index(html, "<title>"):])
+	}
+	d, _ := dataOf(t, []byte(html))
+	if d.Record.Bots[0] != evil {
+		t.Fatalf("the name came back as %q", d.Record.Bots[0])
+	}
+	votes := 0
+	for _, a := range d.Record.Steps[0].Answers {
+		if strings.Contains(string(a.Action), "onerror") {
+			votes++
+		}
+	}
+	if votes == 0 {
+		t.Fatal("the markup votes did not come back from the data")
+	}
+}
