@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -255,3 +257,39 @@ func TestBrowserHostileText(t *testing.T) {
 }
 
 var _ = viewer.DataID
+
+// BenchmarkBrowserOpen measures how long Chromium takes to open a page of about 40 MiB (a
+// dynamite match of 80,000 rounds, near MaxBytes) until it is ready, and one step after it:
+//
+//	go test -run '^$' -bench BrowserOpen -benchtime 2x ./arena/viewer
+func BenchmarkBrowserOpen(b *testing.B) {
+	s := short{game: "dynamite", seed: 9, params: map[string]string{"target": "1000000", "rounds": "60000", "dynamite": "1000000"}, players: shortOf(b, "dynamite").players}
+	rec := record(b, s)
+	html := pageOf(b, rec)
+	path := filepath.Join(b.TempDir(), "big.html")
+	if err := os.WriteFile(path, html, 0o644); err != nil {
+		b.Fatal(err)
+	}
+	ctx, err := benchTab(b)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	var step time.Duration
+	for range b.N {
+		if err := chromedp.Do(ctx, chromedp.Navigate("file://"+path)); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.ready === 'true'`, chromedp.WithPollingTimeout(60*time.Second))); err != nil {
+			b.Fatal(err)
+		}
+		t0 := time.Now()
+		if err := chromedp.Do(ctx, chromedp.KeyEvent(kb.End)); err != nil {
+			b.Fatal(err)
+		}
+		step += time.Since(t0)
+	}
+	b.ReportMetric(float64(len(html))/(1<<20), "MiB/page")
+	b.ReportMetric(float64(len(rec.Steps)), "steps")
+	b.ReportMetric(float64(step.Milliseconds())/float64(b.N), "ms/seek")
+}

@@ -89,9 +89,8 @@ func chromium() (string, error) {
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
 
-// tab opens a new tab of the shared browser; a page error or a dialog fails the test.
-func tab(t *testing.T) (context.Context, *pageEvents) {
-	t.Helper()
+// startBrowser starts the one browser the tests share, once.
+func startBrowser() error {
 	browser.once.Do(func() {
 		path, err := chromium()
 		if err != nil {
@@ -117,11 +116,27 @@ func tab(t *testing.T) (context.Context, *pageEvents) {
 		browser.ctx = bctx
 		browser.cancel = func() { bcancel(); acancel() }
 	})
-	if browser.err != nil {
+	return browser.err
+}
+
+// benchTab opens a tab for a benchmark.
+func benchTab(b *testing.B) (context.Context, error) {
+	if err := startBrowser(); err != nil {
+		return nil, err
+	}
+	ctx, cancel := chromedp.NewContext(browser.ctx)
+	b.Cleanup(cancel)
+	return ctx, chromedp.Do(ctx)
+}
+
+// tab opens a new tab of the shared browser; a page error or a dialog fails the test.
+func tab(t *testing.T) (context.Context, *pageEvents) {
+	t.Helper()
+	if err := startBrowser(); err != nil {
 		if os.Getenv("ARENA_REQUIRE_SANDBOX") == "1" {
-			t.Fatalf("no browser for the viewer's tests (required under ARENA_REQUIRE_SANDBOX=1): %v", browser.err)
+			t.Fatalf("no browser for the viewer's tests (required under ARENA_REQUIRE_SANDBOX=1): %v", err)
 		}
-		t.Skipf("no browser (set ARENA_CHROMIUM or run scripts/chromium.sh as root): %v", browser.err)
+		t.Skipf("no browser (set ARENA_CHROMIUM or run scripts/chromium.sh as root): %v", err)
 	}
 	ev := &pageEvents{}
 	ctx, cancel := chromedp.NewContext(browser.ctx, chromedp.WithListener(ev.listen))
