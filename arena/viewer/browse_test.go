@@ -155,7 +155,13 @@ func checkAnswers(t *testing.T, ctx context.Context, rec *replay.Record, k int) 
 				t.Errorf("frame %d seat %d: CPU shows %q for an unmeasured move", k, a.Seat, cpu)
 			}
 		} else {
-			checkMs(t, strings.Fields(cpu)[0]+" ms", a.CPU, fmt.Sprintf("frame %d seat %d CPU", k, a.Seat))
+			checkMs(t, cpu, a.CPU, fmt.Sprintf("frame %d seat %d CPU", k, a.Seat))
+		}
+		mem := textOf(t, ctx, row+" .mem")
+		v, unit := strings.CutSuffix(mem, " MiB")
+		f, err := strconv.ParseFloat(v, 64)
+		if a.Memory == 0 && mem != "" || a.Memory > 0 && (!unit || err != nil || math.Abs(f-float64(a.Memory)/(1<<20)) > 0.051) {
+			t.Errorf("frame %d seat %d: memory shows %q for %d bytes", k, a.Seat, mem, a.Memory)
 		}
 	}
 }
@@ -191,6 +197,14 @@ func TestBrowserProcessTimesAndCPU(t *testing.T) {
 		t.Fatal(err)
 	}
 	d := open(t, ctx, rec)
+	// A link to a step opens the page there.
+	url := js[string](t, ctx, `location.href`)
+	if err := chromedp.Do(ctx, chromedp.Navigate(url+"#step=7")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.step === '6'`, chromedp.WithPollingTimeout(5*time.Second))); err != nil {
+		t.Errorf("#step=7 did not show step 7: at frame %d", stepOf(t, ctx))
+	}
 	for _, k := range []int{0, 1, len(rec.Steps) - 1} {
 		for press(t, ctx, kb.Home); stepOf(t, ctx) < k; {
 			press(t, ctx, kb.ArrowRight)

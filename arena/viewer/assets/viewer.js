@@ -92,7 +92,7 @@
       board.appendChild(this.chart(k, target));
       // the last rounds: both throws, coloured by who took the point
       var strip = el('div', { cls: 'strip', id: 'strip' });
-      for (var j = Math.max(0, k - 30); j <= Math.min(N - 1, k + 8); j++) {
+      for (var j = Math.max(0, k - 21); j <= Math.min(N - 1, k + 8); j++) {
         var t0 = throwOf(answerOf(j, 0)), t1 = throwOf(answerOf(j, 1));
         var d0 = this.sc[0][j + 1] - this.sc[0][j], d1 = this.sc[1][j + 1] - this.sc[1][j];
         var cls = 'cell' + (j === k ? ' cur' : '') + (d0 > 0 ? ' w0' : d1 > 0 ? ' w1' : ' draw');
@@ -380,12 +380,13 @@
     tb.textContent = '';
     $('answers-title').textContent = k < N ? 'answers at step ' + (k + 1) : 'answers (the match is over)';
     answersAt(k).slice().sort(function (a, b) { return a.seat - b.seat; }).forEach(function (a) {
-      var mem = a.memory_bytes ? ' (' + (num(a.memory_bytes) / 1048576).toFixed(1) + ' MiB)' : '';
+      var mem = a.memory_bytes ? (num(a.memory_bytes) / 1048576).toFixed(1) + ' MiB' : '';
       tb.appendChild(el('tr', { cls: a.fault ? 'fault' : '', 'data-seat': a.seat, title: 'arrived ' + (num(a.order) + 1) + (a.fault && a.fault.detail ? ': ' + a.fault.detail : '') },
         el('td', null, el('span', { cls: 'swatch', style: 'background:' + color(playerOf(a.seat)) }), seatName(a.seat)),
         el('td', { cls: 'answer', text: actionText(a) }),
         el('td', { cls: 'num time', text: ms(a.elapsed_us) }),
-        el('td', { cls: 'num cpu', text: a.cpu_us != null ? ms(a.cpu_us) + mem : 'not measured' })));
+        el('td', { cls: 'num cpu', text: a.cpu_us != null ? ms(a.cpu_us) : 'not measured' }),
+        el('td', { cls: 'num mem', text: mem })));
     });
     var ch = $('charged');
     ch.textContent = '';
@@ -471,7 +472,13 @@
   });
   for (var name in games) if (games[name].init && name === rec.game) games[name].init();
   collectFaults();
+  // #step=N (from 1) opens the page at step N, so a link can point at a move (a fault, say).
+  function fromHash() {
+    var m = /(?:^#|&)step=(\d+)/.exec(location.hash);
+    return m ? Number(m[1]) - 1 : null;
+  }
+  window.addEventListener('hashchange', function () { var k = fromHash(); if (k != null) go(k); });
   cur = -1;
-  go(0);
+  go(fromHash() || 0);
   document.body.setAttribute('data-ready', 'true');
 })();
