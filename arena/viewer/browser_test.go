@@ -321,6 +321,22 @@ func expect(t *testing.T, d *viewer.Data, k int) []want {
 				ws = append(ws, want{sel: "#stake", text: fmt.Sprintf("worth %d", o.Stake), contains: true})
 			}
 		}
+		if k < n {
+			// What the round did, from the scores before and after it.
+			result := "a draw"
+			for s := range 2 {
+				var before, after arenav1.DynamiteObservation
+				decode(t, f.Obs[s], &before)
+				decode(t, d.Frames[k+1].Obs[s], &after)
+				if gain := after.OwnScore - before.OwnScore; gain > 0 {
+					result = fmt.Sprintf("%s takes %d point", d.Seats[s].Name, gain)
+				}
+			}
+			if len(f.Charged) > 0 {
+				result = f.Charged[0].Penalty
+			}
+			ws = append(ws, want{sel: "#result", text: result, contains: true})
+		}
 	case "finger":
 		if k == n {
 			break
@@ -337,6 +353,16 @@ func expect(t *testing.T, d *viewer.Data, k int) []want {
 				want{sel: fmt.Sprintf(`.won[data-seat="%d"]`, 1-seat), text: fmt.Sprintf("games won %d", o.GamesLost)},
 				want{sel: "#game", text: fmt.Sprintf("game %d of ", o.Game), contains: true},
 				want{sel: ".player.tomove h3", text: d.Seats[seat].Name})
+			// A move after which the next request is another game ends its game.
+			for _, raw := range d.Frames[k+1].Obs {
+				var next arenav1.FingerObservation
+				decode(t, raw, &next)
+				if next.Game != o.Game {
+					ws = append(ws, want{sel: "#result", text: fmt.Sprintf("this move ends game %d", o.Game), contains: true})
+				} else {
+					ws = append(ws, want{sel: "#result", count: 0})
+				}
+			}
 		}
 	case "bidding":
 		if k == n {

@@ -89,6 +89,7 @@
         el('span', { cls: 'badge', id: 'round', text: k < N ? 'round ' + num(o.round || k + 1) : 'after ' + N + ' rounds' }),
         el('span', { cls: 'badge' + (stake > 1 ? ' warn' : ''), id: 'stake', text: 'this round is worth ' + stake + (stake > 1 ? ' (' + (stake - 1) + ' draw' + (stake > 2 ? 's' : '') + ' rolled over)' : '') })));
       board.appendChild(row);
+      if (k < N) board.appendChild(el('div', { cls: 'card', id: 'result', text: this.result(k) }));
       board.appendChild(this.chart(k, target));
       // the last rounds: both throws, coloured by who took the point
       var strip = el('div', { cls: 'strip', id: 'strip' });
@@ -101,6 +102,15 @@
         strip.appendChild(c);
       }
       board.appendChild(el('div', { cls: 'card' }, el('div', { cls: 'muted', text: 'last rounds (top: ' + seatName(0) + ', bottom: ' + seatName(1) + '; blue/red: who scored)' }), strip));
+    },
+    // what round k did: from the scores before and after it (a forfeit ends the match instead)
+    result: function (k) {
+      var f = frames[k] || {};
+      if (f.charged && f.charged.length) return 'round ' + (k + 1) + ': ' + seatName(f.charged[0].seat) + ' ' + f.charged[0].penalty + ' (' + f.charged[0].kind + ')';
+      var d0 = this.sc[0][k + 1] - this.sc[0][k], d1 = this.sc[1][k + 1] - this.sc[1][k];
+      if (d0 > 0) return 'round ' + (k + 1) + ': ' + seatName(0) + ' takes ' + d0 + ' point' + (d0 > 1 ? 's' : '');
+      if (d1 > 0) return 'round ' + (k + 1) + ': ' + seatName(1) + ' takes ' + d1 + ' point' + (d1 > 1 ? 's' : '');
+      return 'round ' + (k + 1) + ': a draw, the point rolls over (the next round is worth ' + (this.stake[k] + 1) + ')';
     },
     chart: function (k, target) {
       var NS = 'http://www.w3.org/2000/svg', W = 600, H = 120, n = Math.max(frames.length - 1, 1);
@@ -125,7 +135,7 @@
   // finger -----------------------------------------------------------------------------------
   var FMOVE = { FINGER_MOVE_LEFT_TO_LEFT: ['L', 'L'], FINGER_MOVE_LEFT_TO_RIGHT: ['L', 'R'], FINGER_MOVE_RIGHT_TO_LEFT: ['R', 'L'], FINGER_MOVE_RIGHT_TO_RIGHT: ['R', 'R'] };
   function fingerText(f) {
-    if (!f) return '?';
+    if (!f) return 'no move';
     if (f.move === 'FINGER_MOVE_SWITCH') return 'switch to ' + num(f.switch_left) + ' / ' + num(f.switch_right);
     var m = FMOVE[f.move];
     return m ? (m[0] === 'L' ? 'left' : 'right') + ' hits ' + (m[1] === 'L' ? 'left' : 'right') : enumTail(f.move, 'FINGER_MOVE_') || 'no move';
@@ -172,6 +182,8 @@
           el('div', null, el('span', { cls: 'badge won', 'data-seat': s, text: 'games won ' + st.won[s] }))));
       });
       board.appendChild(row);
+      var end = gameEnd(st.won, this.state(k + 1), st.both, st.game);
+      if (end) board.appendChild(el('div', { cls: 'card', id: 'result', text: end }));
     }
   };
 
@@ -213,6 +225,10 @@
             x.has_last ? el('span', { cls: 'muted', text: ' (last round: $' + num(x.last_own_bid) + ')' }) : null)));
       });
       board.appendChild(row);
+      var next = [obsOf(k + 1, 0), obsOf(k + 1, 1)], won = [num((o0 || {}).games_won), num((o1 || {}).games_won)];
+      var after = next[0] && next[1] ? { won: [num(next[0].games_won), num(next[1].games_won)], both: num(next[0].games_drawn), game: num(next[0].game) } : null;
+      var endB = gameEnd(won, after, num(o.games_drawn), num(o.game), 'drawn');
+      if (endB) board.appendChild(el('div', { cls: 'card', id: 'result', text: endB }));
     }
   };
 
@@ -342,6 +358,18 @@
       board.appendChild(grid);
     }
   };
+
+  // gameEnd says whether the step ends a game of a match of games (finger, bidding): the next
+  // state counts one more game won, lost by both or drawn, or the match ends (the outcome's
+  // scores are the games won).
+  function gameEnd(won, next, both, game, bothWord) {
+    var after = next ? next.won : (outcome.players || []).map(function (p) { return num(p.score); });
+    if (!after || after.length < 2) return '';
+    for (var s = 0; s < 2; s++) if (after[s] > won[s]) return 'this move ends game ' + game + ': ' + seatName(s) + ' wins it';
+    if (next && next.both > both) return 'this move ends game ' + game + ': ' + (bothWord === 'drawn' ? 'a draw' : 'both lose');
+    if (!next) return 'this move ends the match';
+    return next.game !== game ? 'this move ends game ' + game : '';
+  }
 
   // ---- common parts
   function endCard() {
