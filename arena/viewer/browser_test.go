@@ -97,12 +97,6 @@ func startBrowser() error {
 			browser.err = err
 			return
 		}
-		dir, err := shotsDir()
-		if err != nil {
-			browser.err = err
-			return
-		}
-		browser.shots = dir
 		opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
 			chromedp.WindowSize(1280, 900), chromedp.Flag("disable-gpu", true))
 		actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
@@ -115,6 +109,12 @@ func startBrowser() error {
 		}
 		browser.ctx = bctx
 		browser.cancel = func() { bcancel(); acancel() }
+		dir, err := shotsDir()
+		if err != nil {
+			browser.err = err
+			return
+		}
+		browser.shots = dir
 	})
 	return browser.err
 }
