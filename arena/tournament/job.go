@@ -126,14 +126,15 @@ func decodeResult(data []byte) (Result, error) {
 	return r, nil
 }
 
-// validFor checks a result against its match before it is written: the record must be
-// JSON and every fault charged to a bot of that match (or to none).
+// validFor checks a result against its match before it is written: the record and replay
+// must be there and every fault charged to a bot of that match (or to none).
 func (r Result) validFor(m store.Match) error {
 	if r.Infra != "" || r.Error != "" {
 		return nil
 	}
-	if !json.Valid(r.Finish.Result) || !json.Valid(r.Replay) {
-		return errors.New("result or replay is not JSON")
+	// Decoding checked that both are JSON; they must be there.
+	if len(r.Finish.Result) == 0 || len(r.Replay) == 0 {
+		return errors.New("a result without its record or replay")
 	}
 	seated := map[int]bool{-1: true}
 	for _, b := range m.Players {
