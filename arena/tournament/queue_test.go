@@ -75,7 +75,8 @@ func gz(t *testing.T, b []byte) []byte {
 }
 
 // TestQueueSameStandingsForgedResultsDiscarded: a tournament played through JetStream by
-// local workers ends with the standings of the in-process run with the same seed, while
+// two local workers, and again by one, ends with the standings of the in-process run with the
+// same seed, while
 // results that are not gzip, a decompression bomb, one charging a fault to a bot not in the
 // match and one for another tournament are discarded, each with a note, and change nothing.
 func TestQueueSameStandingsForgedResultsDiscarded(t *testing.T) {
@@ -140,6 +141,25 @@ func TestQueueSameStandingsForgedResultsDiscarded(t *testing.T) {
 			t.Errorf("match %s recorded %d times", m.MatchID, m.Attempts)
 		}
 	}
+
+	// And on one worker.
+	one, err := store.Open(filepath.Join(dir, "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.Close()
+	id, err = tournament.Create(ctx, one, "one worker", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum, err := tournament.Run(ctx, one, id, tournament.Options{Jobs: 1, Resolver: resolver, Queue: q}); err != nil || sum.Played != sum.Total {
+		t.Fatalf("one worker: %+v %v", sum, err)
+	}
+	got, err = tournament.Compute(ctx, one, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameStandings(t, want, got)
 }
 
 // TestExhaustedJobIsInfrastructureFailure: jobs whose workers take them and go silent are
