@@ -264,3 +264,40 @@ func TestTamperedFilesRefused(t *testing.T) {
 		t.Fatalf("faults charged: %+v", fs)
 	}
 }
+
+// TestHeartbeatsKeepLongMatches: with MaxDeliver 1 a job whose ack wait ran out even once is
+// an infrastructure failure; matches several times longer than the ack wait are all recorded,
+// so the worker's heartbeats kept every one of them.
+func TestHeartbeatsKeepLongMatches(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const ackWait = 100 * time.Millisecond
+	// Full-length dynamite: scissors wins 1000 rounds in a row, paper against paper draws to
+	// the 2500-round cap.
+	cfg := tournament.Config{Game: "dynamite", Seed: 5, Reps: 1, Entries: houseBots("paper", "scissors")}
+	id, err := tournament.Create(ctx, st, "long", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := startQueue(t, queue.Config{AckWait: ackWait, MaxDeliver: 1})
+	rctx, cancel := context.WithTimeout(ctx, 120*time.Second)
+	defer cancel()
+	sum, err := tournament.Run(rctx, st, id, tournament.Options{Jobs: 1, Resolver: resolver, Queue: q})
+	if err != nil || sum.Played != 2 {
+		t.Fatalf("run: %+v %v", sum, err)
+	}
+	ms, _ := st.Matches(ctx, id)
+	var longest time.Duration
+	for _, m := range ms {
+		longest = max(longest, m.Duration)
+	}
+	if longest < 2*ackWait {
+		t.Fatalf("the longest match took %v, not enough above the ack wait %v to show anything", longest, ackWait)
+	}
+	t.Logf("longest match %v, ack wait %v", longest, ackWait)
+}
