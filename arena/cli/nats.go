@@ -23,7 +23,7 @@ func queueFlags(cmd *cobra.Command) func(ctx context.Context, storePath string, 
 	f := cmd.Flags()
 	f.BoolVar(&embedded, "queue", false, "play matches as jobs on NATS JetStream, through a server embedded in this process (no port; files in <store>.nats/)")
 	f.StringVar(&url, "nats", "", "play matches as jobs on this NATS server or cluster (nats://host:4222) instead of an embedded one")
-	f.StringVar(&listen, "nats-listen", "", "run the embedded NATS server on this address (host:port, port 0 picks one) for workers on other machines; prints the URL")
+	f.StringVar(&listen, "nats-listen", "", "run the embedded NATS server on this address (host:port, port 0 picks one) for workers on other machines; prints the URL with its token")
 	rangeVar(f, &ackWait, "ack-wait", 30*time.Second, 100*time.Millisecond, time.Hour, "a job goes to another worker after this long without a heartbeat from its worker")
 	rangeVar(f, &maxDeliver, "max-deliver", 5, 1, 1000, "times a job is handed out before it is an infrastructure failure (charged to no bot)")
 	return func(ctx context.Context, storePath string, out io.Writer) (*queue.Queue, func(), error) {

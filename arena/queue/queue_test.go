@@ -5,11 +5,14 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/nats-io/nats.go"
 
 	"github.com/botarena/arena/arena/submission"
 )
@@ -241,5 +244,40 @@ func TestExhaustedJob(t *testing.T) {
 	case in := <-other.C:
 		t.Fatalf("another tournament got %q", in.Job)
 	case <-time.After(300 * time.Millisecond):
+	}
+}
+
+// TestListeningServerWantsItsToken: a server on an address lets in only clients with its
+// token (the URL it prints carries it), and keeps that token across a restart.
+func TestListeningServerWantsItsToken(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	emb, err := StartEmbedded(dir, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withToken := emb.URL()
+	u, err := url.Parse(withToken)
+	if err != nil || len(u.User.Username()) < 32 {
+		t.Fatalf("URL %q carries no token", withToken)
+	}
+	bare := "nats://" + u.Host
+	if nc, err := nats.Connect(bare); err == nil {
+		nc.Close()
+		t.Fatalf("%s let a client in without the token", bare)
+	}
+	nc, err := nats.Connect(withToken)
+	if err != nil {
+		t.Fatalf("with the token: %v", err)
+	}
+	nc.Close()
+	emb.Shutdown()
+	again, err := StartEmbedded(dir, u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Shutdown()
+	if again.URL() != withToken {
+		t.Fatalf("after a restart the URL is %q, was %q", again.URL(), withToken)
 	}
 }

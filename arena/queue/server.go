@@ -1,8 +1,13 @@
 package queue
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"net"
+	"net/url"
+	"os"
+	"path/filepath"
 	"strconv"
 	"time"
 
@@ -16,7 +21,8 @@ const MaxPayload = 8 << 20
 
 // Embedded is a nats-server with JetStream running inside this process.
 type Embedded struct {
-	ns *server.Server
+	ns    *server.Server
+	token string
 }
 
 // StartEmbedded starts a server keeping JetStream's files in dir. listen is "" for no
@@ -32,7 +38,15 @@ func StartEmbedded(dir, listen string) (*Embedded, error) {
 		NoSigs:     true,
 		NoLog:      true,
 	}
+	var token string
 	if listen != "" {
+		// A listening server holds every submission's files and takes results: only clients
+		// with its token (kept beside its files, so a restart keeps it) get in.
+		var err error
+		if token, err = loadToken(dir); err != nil {
+			return nil, err
+		}
+		opts.Authorization = token
 		host, port, err := net.SplitHostPort(listen)
 		if err != nil {
 			return nil, fmt.Errorf("--nats-listen %q: %v: give host:port, e.g. 127.0.0.1:4222 or 0.0.0.0:0", listen, err)
@@ -55,20 +69,46 @@ func StartEmbedded(dir, listen string) (*Embedded, error) {
 		ns.Shutdown()
 		return nil, fmt.Errorf("embedded NATS server (files in %s) did not start within 30s; is another arena using that folder or address (%s)?", dir, listen)
 	}
-	return &Embedded{ns: ns}, nil
+	return &Embedded{ns: ns, token: token}, nil
 }
 
-// URL is where workers connect ("" when the server does not listen).
+// URL is where workers connect, token included ("" when the server does not listen).
 func (e *Embedded) URL() string {
-	if e.ns.Addr() == nil {
+	addr, ok := e.ns.Addr().(*net.TCPAddr)
+	if !ok {
 		return ""
 	}
-	return e.ns.ClientURL()
+	host := addr.IP.String()
+	if addr.IP.IsUnspecified() {
+		host, _ = os.Hostname() // listening everywhere: name this machine
+	}
+	u := url.URL{Scheme: "nats", User: url.User(e.token), Host: net.JoinHostPort(host, strconv.Itoa(addr.Port))}
+	return u.String()
 }
 
 // Connect opens a connection in-process (no socket).
 func (e *Embedded) Connect(name string) (*nats.Conn, error) {
-	return nats.Connect("", nats.InProcessServer(e.ns), nats.Name(name), nats.MaxReconnects(-1))
+	return nats.Connect("", nats.InProcessServer(e.ns), nats.Name(name), nats.MaxReconnects(-1), nats.Token(e.token))
+}
+
+// loadToken reads the server's token from dir, making one the first time.
+func loadToken(dir string) (string, error) {
+	p := filepath.Join(dir, "token")
+	if b, err := os.ReadFile(p); err == nil && len(b) >= 32 {
+		return string(b), nil
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	var raw [24]byte
+	if _, err := rand.Read(raw[:]); err != nil {
+		return "", err
+	}
+	tok := hex.EncodeToString(raw[:])
+	if err := os.WriteFile(p, []byte(tok), 0o600); err != nil {
+		return "", fmt.Errorf("NATS token in %s: %w", dir, err)
+	}
+	return tok, nil
 }
 
 // Shutdown stops the server and waits for it.

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	neturl "net/url"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -168,7 +169,11 @@ func TestWorkersKilledStoppedCoordinatorRestarted(t *testing.T) {
 	if last[1] == last[2] {
 		t.Fatalf("the coordinator was not killed mid-tournament (%v):\n%s", last, coord.output())
 	}
-	addr := strings.TrimPrefix(url, "nats://")
+	u, err := neturl.Parse(url)
+	if err != nil || u.User.Username() == "" {
+		t.Fatalf("NATS URL %q has no token (%v)", url, err)
+	}
+	addr := u.Host
 	again := startArena(t, "restarted coordinator", append(append([]string{"tournament", "--resume", "t", "--store", db, "--nats-listen", addr}, queueFlags...), "--plain")...)
 	// Worker 2: stopped mid-match for three ack waits; its job goes to another worker and
 	// its own result, once it runs again, is dropped.
