@@ -39,6 +39,10 @@ type Resolver struct {
 	Build build.Options
 	// Snapshot bounds what a submission may hold.
 	Snapshot submission.Limits
+	// Module is the arena's source that Go bots build against and the kits come from; empty:
+	// found above the bot, the working directory or the executable (build.FindModule). A
+	// worker playing unpacked snapshots sets it.
+	Module string
 	// Authoring is local authoring (arena play): a .py file brings the .py modules beside it.
 	// Off for contests, where a loose file in a folder of submissions is alone.
 	Authoring bool
@@ -124,7 +128,7 @@ func (r *Resolver) prepare(arg string) (Prepared, error) {
 			c.Env = append(c.Env, "PYTHONPATH="+DepsDir)
 		}
 	case submission.Go:
-		a, err := build.Go(r.Build, build.GoBot{Name: arg, Snap: snap, Pkg: src.Entry, Near: src.Root}, store)
+		a, err := build.Go(r.Build, build.GoBot{Name: arg, Snap: snap, Pkg: src.Entry, Near: r.near(src)}, store)
 		if err != nil {
 			return out, err
 		}
@@ -141,14 +145,14 @@ func (r *Resolver) prepare(arg string) (Prepared, error) {
 		}
 		if !(src.Kind == submission.JavaScript && src.Manifest == nil && filepath.Ext(src.Root) == ".js") {
 			// A folder is built (a single .js file runs as it is): the bot sees the build's copy.
-			a, err := build.Stdio(r.Build, build.StdioBot{Name: arg, Kind: src.Kind, Snap: snap, Build: src.Build, Near: src.Root}, store)
+			a, err := build.Stdio(r.Build, build.StdioBot{Name: arg, Kind: src.Kind, Snap: snap, Build: src.Build, Near: r.near(src)}, store)
 			if err != nil {
 				return out, err
 			}
 			c.Mounts = []sandbox.Mount{{Host: a.Dir, At: BotDir}}
 		}
 		if src.Kind == submission.JavaScript {
-			sdk, err := build.SDK(src.Kind, src.Root, store)
+			sdk, err := build.SDK(src.Kind, r.near(src), store)
 			if err != nil {
 				return out, err
 			}
@@ -172,7 +176,7 @@ func (r *Resolver) prepare(arg string) (Prepared, error) {
 	}
 	if src.Protocol == submission.Stdio {
 		// The bridge stands between: it serves the host and speaks JSON lines to the program.
-		a, err := build.Bridge(src.Root, store)
+		a, err := build.Bridge(r.near(src), store)
 		if err != nil {
 			return out, err
 		}
@@ -182,6 +186,14 @@ func (r *Resolver) prepare(arg string) (Prepared, error) {
 	c.Path, c.Args = program[0], program[1:]
 	out.Command = c
 	return out, nil
+}
+
+// near is where the arena's source is looked for: Module, else above the bot.
+func (r *Resolver) near(src submission.Source) string {
+	if r.Module != "" {
+		return r.Module
+	}
+	return src.Root
 }
 
 // pythonRuntime finds the interpreter and checks, in its sandbox, that it imports arena_sdk.
