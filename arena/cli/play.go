@@ -44,6 +44,7 @@ func newPlay() *cobra.Command {
 	timeFlags(cmd.Flags(), &deadline, &startTimeout, &startDeadline, &endDeadline)
 	cmd.Flags().StringVar(&replayPath, "replay", "", "write the match record to this file (replay it with 'arena replay FILE')")
 	cmd.Flags().StringVar(&matchID, "match-id", "", "match id sent to the bots (default: generated)")
+	clock := clockFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&measure, "measure-moves", true, "measure each bot's CPU time and memory around every move (into the result and the replay)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		spec, err := game.Lookup(args[0])
@@ -69,10 +70,15 @@ func newPlay() *cobra.Command {
 		if matchID == "" {
 			matchID = fmt.Sprintf("%s-%d", spec.Name, cfg.Seed)
 		}
-		opt := match.Options{MatchID: matchID, Deadline: deadline, StartDeadline: startDeadline, EndDeadline: endDeadline, MeasureMoves: measure}
+		clk, err := clock(cmd.ErrOrStderr())
+		if err != nil {
+			return err
+		}
+		opt := match.Options{MatchID: matchID, Deadline: deadline, StartDeadline: startDeadline, EndDeadline: endDeadline, MeasureMoves: measure,
+			Clock: clk.Mode, WallFactor: clk.WallFactor, Bank: clk.Bank}
 		ctx := cmd.Context()
 		out := cmd.OutOrStdout()
-		fmt.Fprintf(out, "%s: %s (seed %d)\n", spec.Name, strings.Join(bots, " vs "), cfg.Seed)
+		fmt.Fprintf(out, "%s: %s (seed %d, %s clock)\n", spec.Name, strings.Join(bots, " vs "), cfg.Seed, clk.Mode)
 		hopt := host.Options{StartTimeout: startTimeout}
 		applyLimits(&hopt)
 		procs, err := players.Launch(ctx, resolver(hopt.Strict), bots, hopt)
@@ -87,6 +93,7 @@ func newPlay() *cobra.Command {
 		var rec *replay.Recorder
 		if replayPath != "" {
 			rec = replay.NewRecorder(spec.Name, matchID, cfg, bots)
+			rec.Rec.Clock = string(clk.Mode)
 			opt.Recorder = rec
 		}
 		res, err := match.Run(ctx, spec, cfg, ps, opt)

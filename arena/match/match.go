@@ -54,7 +54,7 @@ const (
 	ClockCPU ClockMode = "cpu"
 )
 
-// ParseClockMode reads a --clock value.
+// ParseClockMode reads a --clock-mode value.
 func ParseClockMode(s string) (ClockMode, error) {
 	switch ClockMode(s) {
 	case ClockWall, ClockCPU:

@@ -372,7 +372,10 @@ func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg
 		return "", err
 	}
 	rec := replay.NewRecorder(spec.Name, m.MatchID, gcfg, names)
-	mopt := match.Options{MatchID: m.MatchID, Deadline: cfg.Deadline, StartDeadline: cfg.StartDeadline, EndDeadline: cfg.EndDeadline, ClockMs: cfg.ClockMs, Recorder: rec, MeasureMoves: opt.MeasureMoves}
+	rec.Rec.Clock = string(cfg.ClockMode())
+	mopt := match.Options{MatchID: m.MatchID, Deadline: cfg.Deadline, StartDeadline: cfg.StartDeadline, EndDeadline: cfg.EndDeadline,
+		ClockMs: cfg.ClockMs, Recorder: rec, MeasureMoves: opt.MeasureMoves,
+		Clock: cfg.ClockMode(), WallFactor: cfg.WallFactor, Bank: cfg.Bank}
 	res, err := match.Run(ctx, spec, gcfg, ps, mopt)
 	if err != nil {
 		return "", err
