@@ -466,7 +466,7 @@ func send(gameName string, st *seatState, seat int, step int64, opt Options, out
 	late := byCPU && err == nil && charged > limit
 	switch {
 	case errors.Is(err, ErrTimeout) || late:
-		out.Action, out.Fault = nil, &game.Fault{Kind: game.FaultTimeout, Detail: timeoutText(opt, byCPU, used, budget, limit, st)}
+		out.Action, out.Fault = nil, &game.Fault{Kind: game.FaultTimeout, Detail: timeoutText(opt, byCPU, clocked, used, budget, limit, st)}
 	case err != nil:
 		out.Fault = &game.Fault{Kind: game.FaultCrash, Detail: crashText(st.player, err, opt.TailLines)}
 	default:
@@ -478,8 +478,8 @@ func send(gameName string, st *seatState, seat int, step int64, opt Options, out
 }
 
 // timeoutText says which limit a move overran.
-func timeoutText(opt Options, byCPU bool, used Usage, budget, limit time.Duration, st *seatState) string {
-	clockOut := st.clockLeft <= 0 && limit < budget+opt.Bank
+func timeoutText(opt Options, byCPU, clocked bool, used Usage, budget, limit time.Duration, st *seatState) string {
+	clockOut := clocked && st.clockLeft <= 0 && limit < budget+opt.Bank
 	switch {
 	case clockOut:
 		return "its clock ran out"
