@@ -199,7 +199,9 @@ func launchOrSkip(b *testing.B, rel string) *host.Bot {
 	return bot
 }
 
-func benchMove(b *testing.B, rel string) {
+func benchMove(b *testing.B, rel string) { benchMoveClock(b, rel, false) }
+
+func benchMoveClock(b *testing.B, rel string, cpu bool) {
 	bot := launchOrSkip(b, rel)
 	defer bot.Close()
 	ctx := context.Background()
@@ -208,6 +210,7 @@ func benchMove(b *testing.B, rel string) {
 		b.Fatal(err)
 	}
 	defer m.Close()
+	m.CPU = cpu
 	var s Sample
 	for b.Loop() {
 		d, err := m.Move(ctx)
@@ -222,6 +225,9 @@ func benchMove(b *testing.B, rel string) {
 
 func BenchmarkGoMove(b *testing.B)     { benchMove(b, GoBot) }
 func BenchmarkPythonMove(b *testing.B) { benchMove(b, PythonBot) }
+
+// BenchmarkGoMoveCPUClock is BenchmarkGoMove through the CPU clock (Seat.ActCPU).
+func BenchmarkGoMoveCPUClock(b *testing.B) { benchMoveClock(b, GoBot, true) }
 
 func benchStart(b *testing.B, rel string) {
 	launchOrSkip(b, rel).Close() // builds the bot, checks it starts
