@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -147,8 +148,8 @@ func printResult(out io.Writer, res *match.Result, bots []string, procs []*host.
 			if res.Seats[s].Player != i || st.Moves == 0 {
 				continue
 			}
-			fmt.Fprintf(out, "    seat %d: %d moves, wall mean %v max %v", s, st.Moves,
-				(st.Total / time.Duration(st.Moves)).Round(time.Microsecond), st.Max.Round(time.Microsecond))
+			fmt.Fprintf(out, "    seat %d: %d moves, wall mean %v, charged max %v", s, st.Moves,
+				(cmp.Or(st.Wall, st.Total) / time.Duration(st.Moves)).Round(time.Microsecond), st.Max.Round(time.Microsecond))
 			if st.CPU > 0 {
 				fmt.Fprintf(out, ", cpu mean %v max %v, peak memory %.1f MiB", (st.CPU / time.Duration(st.Moves)).Round(time.Microsecond),
 					st.MaxCPU.Round(time.Microsecond), float64(st.PeakMemory)/(1<<20))
@@ -160,10 +161,10 @@ func printResult(out io.Writer, res *match.Result, bots []string, procs []*host.
 	var total time.Duration
 	for _, s := range res.Stats {
 		moves += s.Moves
-		total += s.Total
+		total += cmp.Or(s.Wall, s.Total)
 	}
 	if moves > 0 {
-		fmt.Fprintf(out, "\n%d steps in %v (%d moves, mean %v per move)\n", res.Steps, res.Duration.Round(time.Millisecond),
+		fmt.Fprintf(out, "\n%d steps in %v (%d moves, mean %v of wall time per move)\n", res.Steps, res.Duration.Round(time.Millisecond),
 			moves, (total / time.Duration(moves)).Round(time.Microsecond))
 	}
 }
