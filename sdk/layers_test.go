@@ -52,8 +52,8 @@ func parseDir(t *testing.T, dir string) *goPackage {
 	return p
 }
 
-// gameDirs lists the SDK's game packages: every directory of sdk/ but the core's helpers and
-// the Python SDK.
+// gameDirs lists the SDK's game packages: every Go package directory of sdk/ but the core's
+// helpers (the Python SDK and the other languages' kits hold no Go file).
 func gameDirs(t *testing.T) []string {
 	t.Helper()
 	entries, err := os.ReadDir(".")
@@ -62,7 +62,8 @@ func gameDirs(t *testing.T) []string {
 	}
 	var out []string
 	for _, e := range entries {
-		if e.IsDir() && !slices.Contains([]string{"handshake", "internal", "python"}, e.Name()) {
+		goFiles, _ := filepath.Glob(filepath.Join(e.Name(), "*.go"))
+		if e.IsDir() && len(goFiles) > 0 && !slices.Contains([]string{"handshake", "internal"}, e.Name()) {
 			out = append(out, e.Name())
 		}
 	}

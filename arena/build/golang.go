@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -139,9 +140,14 @@ func isArenaModule(gomod string) bool {
 	return false
 }
 
-// LoadKit copies the arena module's go.mod, go.sum and non-test .go files (no hidden, _ or
-// testdata folder, no nested module) into the files store. Other files of the checkout (a
-// store, replays, notes) never enter it.
+// KitTrees are the parts of the arena's module a Go bot may import: the SDK, the generated
+// protocol and the house bots' packages. The rest (host, store, web) is not in the kit, so an
+// edit there neither reaches a bot's build nor re-warms the compiler cache.
+var KitTrees = []string{"sdk", "proto", "bots"}
+
+// LoadKit copies the arena module's go.mod, go.sum and the non-test .go files of KitTrees (no
+// hidden, _ or testdata folder, no nested module) into the files store. Other files of the
+// checkout (a store, replays, notes) never enter it.
 func LoadKit(root, store string) (Kit, error) {
 	kitMu.Lock()
 	defer kitMu.Unlock()
@@ -150,10 +156,11 @@ func LoadKit(root, store string) (Kit, error) {
 	}
 	keep := func(rel string, dir bool) bool {
 		name := filepath.Base(rel)
+		top, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
 		if dir {
-			return !strings.HasPrefix(name, "_") && name != "testdata" && !exists(filepath.Join(root, rel, "go.mod"))
+			return slices.Contains(KitTrees, top) && !strings.HasPrefix(name, "_") && name != "testdata" && !exists(filepath.Join(root, rel, "go.mod"))
 		}
-		return rel == "go.mod" || rel == "go.sum" || (strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go"))
+		return rel == "go.mod" || rel == "go.sum" || (slices.Contains(KitTrees, top) && strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go"))
 	}
 	snap, err := submission.Take(submission.Source{Arg: "the arena's Go source", Root: root}, store,
 		submission.Limits{Files: 20000, Bytes: 256 << 20, Keep: keep})

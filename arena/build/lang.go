@@ -94,7 +94,9 @@ func findTool(k submission.Kind) (Tool, error) {
 		t.View = append(t.View, t.Run...)
 		if mvn, err := exec.LookPath("mvn"); err == nil {
 			if real, err := filepath.EvalSymlinks(mvn); err == nil {
-				t.View = append(t.View, filepath.Dir(filepath.Dir(real)))
+				mvnHome := filepath.Dir(filepath.Dir(real))
+				// Debian's Maven links its configuration in from /etc/maven.
+				t.View = append(append(t.View, mvnHome), linkedFrom(mvnHome)...)
 			}
 		}
 		path = "PATH=" + filepath.Join(home, "bin") + ":/usr/local/bin:/usr/bin:/bin"

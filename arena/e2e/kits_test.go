@@ -118,3 +118,14 @@ func TestMixedLanguageTournament(t *testing.T) {
 		t.Fatalf("faults in a tournament of kit bots: %+v", faults)
 	}
 }
+
+// TestMavenBot: a pom.xml submission is built by Maven in the build sandbox (fetching its
+// plugins needs the network, which the organiser allows) and plays.
+func TestMavenBot(t *testing.T) {
+	t.Parallel()
+	res, _ := playWith(t, networked, "dynamite", 2*time.Second, map[string]string{"target": "20", "rounds": "50"},
+		"testdata/maven", bot("examples/cpp/dynamite"))
+	if len(res.Outcome.Faults) != 0 || res.Steps == 0 {
+		t.Fatalf("steps %d, faults %+v", res.Steps, res.Outcome.Faults)
+	}
+}

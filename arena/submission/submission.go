@@ -198,7 +198,7 @@ func (s Source) folder(path string) (Source, error) {
 	if !exists(filepath.Join(dir, ManifestName)) {
 		switch s.Kind = detect(names); s.Kind {
 		case "":
-			return Source{}, fmt.Errorf("%w %q: a folder is a bot when it holds %s or a program the arena builds (bot.py, Go files, package.json, Cargo.toml, pom.xml or .java files, CMakeLists.txt, a Makefile or .cpp files); none found there", ErrUnknownKind, path, ManifestName)
+			return Source{}, fmt.Errorf("%w %q: a folder is a bot when it holds %s or a program the arena builds (bot.py, a Go package, package.json, Cargo.toml, pom.xml or .java files, CMakeLists.txt, a Makefile or .cpp files); none found there", ErrUnknownKind, path, ManifestName)
 		case Python:
 			s.Entry = "bot.py"
 		case Go:

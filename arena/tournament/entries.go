@@ -101,6 +101,9 @@ func fromManifest(dir string) (Entry, error) {
 	if err != nil {
 		return Entry{}, err
 	}
+	if _, err := submission.Parse(dir); err != nil {
+		return Entry{}, err // what runs is missing or unknown: say so before any match
+	}
 	if m.Language == "" {
 		m.Language = languageOf(filepath.Join(dir, m.Command))
 	}
