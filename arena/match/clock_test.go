@@ -10,6 +10,7 @@ import (
 	"github.com/botarena/arena/arena/games/dynamite"
 	"github.com/botarena/arena/arena/match"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"google.golang.org/protobuf/proto"
 )
 
 // cpuPlayer is a CPUConn whose moves use a scripted CPU time (by step) and a fixed wall time;
@@ -36,8 +37,7 @@ func (p *cpuPlayer) MeasuresCPU() bool { return p.measures }
 
 func (p *cpuPlayer) ActCPU(req *arenav1.ActRequest, cpu, wall time.Duration) (*arenav1.ActResponse, match.Usage, error) {
 	p.limits, p.caps = append(p.limits, cpu), append(p.caps, wall)
-	r := *req
-	p.reqs = append(p.reqs, &r)
+	p.reqs = append(p.reqs, proto.Clone(req).(*arenav1.ActRequest))
 	u := match.Usage{CPU: p.cpu(req.GetStep()), Wall: p.wall}
 	if u.CPU > cpu { // what the host does: stop the move at its limit
 		return nil, match.Usage{CPU: cpu + time.Millisecond, Wall: p.wall, OverCPU: true}, match.ErrTimeout
