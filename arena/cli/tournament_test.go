@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/botarena/arena/sandbox"
 )
 
 // TestTournamentEveryGameGoAndPython runs a small real tournament of Go and Python bots for
@@ -34,6 +36,11 @@ func TestTournamentEveryGameGoAndPython(t *testing.T) {
 			code, out := run(t, append(args, g.bots...)...)
 			if code != 0 || !strings.Contains(out, "rank") || strings.Contains(out, "failed 1") {
 				t.Fatalf("tournament (exit %d):\n%s", code, out)
+			}
+			// Every game plays on the CPU clock wherever cgroups count CPU time (realtv's
+			// eleven instances of a script share one process and its cgroup).
+			if sandbox.Probe().Active(sandbox.LayerCPU) && !strings.Contains(out, ", cpu clock,") {
+				t.Fatalf("tournament not on the CPU clock:\n%s", out)
 			}
 			for _, name := range []string{"beatlast", "strong", "collector", "schemer", "python/", "go/"} {
 				if strings.Contains(strings.Join(g.bots, " "), strings.TrimSuffix(name, "/")) && !strings.Contains(out, name) {
