@@ -51,6 +51,10 @@ func TestTournamentEveryGameGoAndPython(t *testing.T) {
 			if code != 0 || !strings.Contains(out, "done") {
 				t.Fatalf("show (exit %d):\n%s", code, out)
 			}
+			// The stored clock, read back.
+			if sandbox.Probe().Active(sandbox.LayerCPU) && !strings.Contains(out, ", cpu clock,") {
+				t.Fatalf("show does not give the stored clock:\n%s", out)
+			}
 			f, err := os.Open(filepath.Join(dir, "s.csv"))
 			if err != nil {
 				t.Fatal(err)
