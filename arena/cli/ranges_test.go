@@ -34,8 +34,11 @@ func TestNumericFlagsRefuseOutOfRange(t *testing.T) {
 		{"cpu seconds", tour("--cpu-seconds", "-5"), []string{"--cpu-seconds", `"-5"`}},
 		{"disk", tour("--disk", "99999999"), []string{"--disk", "1 to 1048576"}},
 		{"start timeout", tour("--start-timeout", "1ns"), []string{"--start-timeout", "100ms to 1h0m0s"}},
-		{"jobs", tour("--jobs", "100000"), []string{"--jobs", `"100000"`, "allowed 1 to"}},
-		{"zero jobs", tour("--jobs", "0"), []string{"--jobs", "allowed 1 to"}},
+		{"jobs", tour("--jobs", "100000"), []string{"--jobs", `"100000"`, "allowed 0 to"}},
+		// 0 is for a coordinator whose matches arena worker plays.
+		{"zero jobs", tour("--jobs", "0"), []string{"--jobs 0 plays nothing here", "--nats"}},
+		{"zero worker jobs", []string{"worker", "--nats", "nats://127.0.0.1:1", "--jobs", "0"}, []string{"--jobs", "allowed 1 to"}},
+		{"ack wait", tour("--queue", "--ack-wait", "1ms"), []string{"--ack-wait", "allowed 100ms to 1h0m0s"}},
 		{"reps", tour("--reps", "0"), []string{"--reps", "allowed 1 to 1000000"}},
 		{"table", tour("--table", "-1"), []string{"--table", "0 to 100000"}},
 		{"seed", tour("--seed", "-1"), []string{"--seed", "not a whole number"}},

@@ -54,7 +54,7 @@ func newTournament() *cobra.Command {
 	f.StringVar(&resume, "resume", "", "resume the tournament with this name or id from --store")
 	rangeVar(f, &seed, "seed", 0, 0, math.MaxUint64, "tournament seed; every match seed derives from it (0: random, printed)")
 	rangeVar(f, &reps, "reps", 1, 1, tournament.MaxMatches, "repetitions of the whole schedule")
-	rangeVar(f, &jobs, "jobs", runtime.NumCPU(), 1, maxJobs(), "matches played at once")
+	rangeVar(f, &jobs, "jobs", runtime.NumCPU(), 0, maxJobs(), "matches played at once (with a queue: by this process's own workers; 0 leaves every match to arena worker)")
 	rangeVar(f, &table, "table", 0, 0, 100_000, "bots per table in multi-player games (0: all bots at one table)")
 	var startDeadline, endDeadline time.Duration
 	timeFlags(f, &deadline, &startTimeout, &startDeadline, &endDeadline)
@@ -66,9 +66,14 @@ func newTournament() *cobra.Command {
 	f.StringVar(&jsonPath, "json", "", "write standings and match results to FILE (JSON)")
 	applyLimits := sandboxFlags(cmd)
 	resolver := buildFlags(cmd)
+	openQueue := queueFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		ctx := cmd.Context()
 		out := cmd.OutOrStdout()
+		queued := f.Changed("queue") || f.Changed("nats") || f.Changed("nats-listen")
+		if jobs == 0 && !queued {
+			return fmt.Errorf("%w: --jobs 0 plays nothing here; it is for a coordinator whose matches arena worker plays (--nats or --nats-listen)", ErrUsage)
+		}
 		// Check the command line before touching the store, so a typo leaves no trace there.
 		if resume == "" && len(args) >= 2 {
 			spec, err := game.Lookup(args[0])
@@ -169,8 +174,13 @@ func newTournament() *cobra.Command {
 			}
 			fmt.Fprintf(out, "tournament %s (id %d): %s, %d bots, seed %d, %s clock, store %s\n", name, id, spec.Name, len(entries), seed, clk.Mode, storePath)
 		}
+		q, closeQueue, err := openQueue(ctx, storePath, out)
+		if err != nil {
+			return err
+		}
+		defer closeQueue()
 		prog := newProgress(out, cmd.ErrOrStderr(), plain)
-		topt := tournament.Options{Jobs: jobs, OnEvent: prog.event, Fresh: fresh, MeasureMoves: measure}
+		topt := tournament.Options{Jobs: jobs, OnEvent: prog.event, Fresh: fresh, MeasureMoves: measure, Queue: q}
 		applyLimits(&topt.Host)
 		topt.Resolver = resolver(topt.Host.Strict)
 		sum, runErr := tournament.Run(ctx, st, id, topt)
@@ -264,6 +274,8 @@ func (p *progress) event(e tournament.Event) {
 		fmt.Fprintf(p.out, "[%s] %s: %s\n", status, e.Match.MatchID, e.Summary)
 	case tournament.MatchFailed:
 		fmt.Fprintf(p.out, "[%s] %s FAILED: %v\n", status, e.Match.MatchID, e.Err)
+	case tournament.MatchNote:
+		fmt.Fprintf(p.out, "[%s] match %d: %s\n", status, e.Match.Idx, e.Summary)
 	}
 }
 

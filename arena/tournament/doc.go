@@ -12,6 +12,14 @@
 // Seeds: every match's seed is derived from the tournament seed and the match id, so a resumed
 // or repeated tournament plays exactly the same matches.
 //
+// Many machines: with Options.Queue set, Run publishes every pending match as a Job on NATS
+// JetStream (arena/queue) and writes each Result into the store exactly once: a result for
+// a match already recorded, of an older attempt, for another tournament or that does not fit
+// its match is discarded with a MatchNote event; a job handed out MaxDeliver times is an
+// infrastructure failure charged to no bot. Work is the worker (arena worker): it plays jobs
+// with the same runner, bot pool and botspec path as a local run, so the same seed gives the
+// same standings wherever the matches are played.
+//
 // Submitted bots: a folder of entries, each either a file (a .py bot or an executable) or a
 // folder. A folder holding bot.json names its bot:
 //

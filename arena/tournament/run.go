@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
+	"strconv"
 	"sync"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/players"
+	"github.com/botarena/arena/arena/queue"
 	"github.com/botarena/arena/arena/replay"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/submission"
@@ -125,6 +127,10 @@ type Options struct {
 	// MeasureMoves reads every bot's CPU time and memory around each move (into the stored
 	// timings and replays); it costs two small reads per move.
 	MeasureMoves bool
+	// Queue, when set, publishes every match as a job on NATS JetStream for workers anywhere
+	// (arena worker) and records their results; Jobs then counts local workers pulling from
+	// the same queue (0: none, every match is played elsewhere).
+	Queue *queue.Queue
 }
 
 // Summary of a run.
@@ -140,6 +146,9 @@ var ErrIncomplete = errors.New("tournament not complete")
 // per-worker pool (see Options.Fresh) and is recorded (result, faults, timings, replay) in one transaction when it ends;
 // a cancelled match is left pending for --resume.
 func Run(ctx context.Context, st *store.Store, id int64, opt Options) (Summary, error) {
+	if opt.Queue != nil {
+		return runQueued(ctx, st, id, opt)
+	}
 	t, err := st.FindTournament(ctx, fmt.Sprint(id))
 	if err != nil {
 		return Summary{}, err
@@ -237,7 +246,7 @@ func Run(ctx context.Context, st *store.Store, id int64, opt Options) (Summary, 
 			defer wg.Done()
 			// Each worker has its own processes, so a bot killed in one match never takes a
 			// concurrent match down with it.
-			pl := &pool{fresh: opt.Fresh, bots: map[int]*host.Bot{}}
+			pl := &pool{fresh: opt.Fresh, bots: map[string]*host.Bot{}}
 			defer pl.close()
 			for m := range work {
 				emit(MatchStarted, m, "", nil)
@@ -293,13 +302,15 @@ func (e *storeError) Unwrap() error { return e.err }
 type pool struct {
 	fresh bool
 	mu    sync.Mutex
-	bots  map[int]*host.Bot
+	bots  map[string]*host.Bot
 }
 
-func (p *pool) get(ctx context.Context, b int, cmd host.Command, opt host.Options) (*host.Bot, error) {
+// get returns the live process kept under key (a bot's index here; a worker keys by
+// tournament too), or starts one.
+func (p *pool) get(ctx context.Context, key string, cmd host.Command, opt host.Options) (*host.Bot, error) {
 	if !p.fresh {
 		p.mu.Lock()
-		bot := p.bots[b]
+		bot := p.bots[key]
 		p.mu.Unlock()
 		if bot != nil && bot.Alive() {
 			return bot, nil
@@ -310,8 +321,8 @@ func (p *pool) get(ctx context.Context, b int, cmd host.Command, opt host.Option
 		return bot, err
 	}
 	p.mu.Lock()
-	old := p.bots[b]
-	p.bots[b] = bot
+	old := p.bots[key]
+	p.bots[key] = bot
 	p.mu.Unlock()
 	if old != nil {
 		old.Close()
@@ -335,8 +346,22 @@ func (p *pool) close() {
 	}
 }
 
-// playOne gets processes for one match from the pool, plays it and records it.
+// playOne plays one match and records it.
 func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg Config, cmds []host.Command, broken []error, m store.Match, opt Options, pl *pool) (string, error) {
+	fin, summary, err := play(ctx, spec, cfg, cmds, broken, m, opt, pl, strconv.Itoa)
+	if err != nil {
+		return "", err
+	}
+	// Record even if the run is being cancelled now: the match is finished and must not be lost.
+	if err := st.FinishMatch(context.WithoutCancel(ctx), id, m.Idx, fin); err != nil {
+		return "", &storeError{err}
+	}
+	return summary, nil
+}
+
+// play gets processes for one match from the pool (under poolKey(bot index)), plays it and
+// returns what is recorded: the same wherever it runs (here, or on a worker).
+func play(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Command, broken []error, m store.Match, opt Options, pl *pool, poolKey func(int) string) (store.Finish, string, error) {
 	gcfg := game.Config{Seed: m.Seed, Params: cfg.Params}
 	names := make([]string, len(m.Players))
 	for i, b := range m.Players {
@@ -356,7 +381,7 @@ func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg
 			}
 			hopt := opt.Host
 			hopt.StartTimeout, hopt.WorkRoot = cfg.StartTimeout, opt.WorkRoot
-			p, err := pl.get(ctx, b, cmds[b], hopt)
+			p, err := pl.get(ctx, poolKey(b), cmds[b], hopt)
 			if err != nil {
 				// A bot that cannot start is a fault in its seat, not a broken tournament.
 				ps[i] = deadPlayer{name: names[i], why: err.Error()}
@@ -369,7 +394,7 @@ func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg
 	wg.Wait()
 	defer pl.release(procs)
 	if err := ctx.Err(); err != nil {
-		return "", err
+		return store.Finish{}, "", err
 	}
 	rec := replay.NewRecorder(spec.Name, m.MatchID, gcfg, names)
 	rec.Rec.Clock = string(cfg.ClockMode())
@@ -378,18 +403,18 @@ func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg
 		Clock: cfg.ClockMode(), WallFactor: cfg.WallFactor, Bank: cfg.Bank}
 	res, err := match.Run(ctx, spec, gcfg, ps, mopt)
 	if err != nil {
-		return "", err
+		return store.Finish{}, "", err
 	}
 	pl.release(procs)
 	rec.Rec.Outcome = &res.Outcome
 	rec.Rec.Extra = map[string]any{"stats": res.Stats, "duration_ns": res.Duration}
 	rp, err := json.Marshal(rec.Rec)
 	if err != nil {
-		return "", err
+		return store.Finish{}, "", err
 	}
 	result, err := json.Marshal(res)
 	if err != nil {
-		return "", err
+		return store.Finish{}, "", err
 	}
 	fin := store.Finish{Result: result, Replay: rp, Duration: res.Duration}
 	for _, f := range res.Outcome.Faults {
@@ -403,11 +428,7 @@ func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg
 	for s, stt := range res.Stats {
 		fin.Timings = append(fin.Timings, store.Timing{Seat: s, BotIdx: m.Players[res.Seats[s].Player], Moves: stt.Moves, Total: stt.Total, Max: stt.Max})
 	}
-	// Record even if the run is being cancelled now: the match is finished and must not be lost.
-	if err := st.FinishMatch(context.WithoutCancel(ctx), id, m.Idx, fin); err != nil {
-		return "", &storeError{err}
-	}
-	return res.Outcome.Summary, nil
+	return fin, res.Outcome.Summary, nil
 }
 
 // deadPlayer stands in for a bot that could not be built or started.

@@ -1,0 +1,75 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/botarena/arena/arena/queue"
+)
+
+// queueFlags declares how a coordinator reaches NATS JetStream and returns a function that
+// opens the queue (nil, nil when no flag asks for one) and a function that closes it.
+func queueFlags(cmd *cobra.Command) func(ctx context.Context, storePath string, out io.Writer) (*queue.Queue, func(), error) {
+	var (
+		url, listen string
+		embedded    bool
+		ackWait     time.Duration
+		maxDeliver  int
+	)
+	f := cmd.Flags()
+	f.BoolVar(&embedded, "queue", true, "play matches as jobs on NATS JetStream, through a server embedded in this process (no port; files in <store>.nats/); --queue=false plays them directly")
+	f.StringVar(&url, "nats", "", "play matches as jobs on this NATS server or cluster (nats://host:4222) instead of an embedded one")
+	f.StringVar(&listen, "nats-listen", "", "run the embedded NATS server on this address (host:port, port 0 picks one) for workers on other machines; prints the URL with its token")
+	rangeVar(f, &ackWait, "ack-wait", 30*time.Second, 100*time.Millisecond, time.Hour, "a job goes to another worker after this long without a heartbeat from its worker")
+	rangeVar(f, &maxDeliver, "max-deliver", 5, 1, 1000, "times a job is handed out before it is an infrastructure failure (charged to no bot)")
+	return func(ctx context.Context, storePath string, out io.Writer) (*queue.Queue, func(), error) {
+		if url != "" && listen != "" {
+			return nil, nil, fmt.Errorf("%w: --nats uses a server elsewhere and --nats-listen runs one here: give one of them", ErrUsage)
+		}
+		if url == "" && listen == "" && !embedded {
+			return nil, func() {}, nil
+		}
+		var emb *queue.Embedded
+		closeAll := func() {
+			if emb != nil {
+				emb.Shutdown()
+			}
+		}
+		var err error
+		var q *queue.Queue
+		if url != "" {
+			c, err := queue.Dial(url, "arena coordinator")
+			if err != nil {
+				return nil, nil, err
+			}
+			closeAll = c.Close
+			q, err = queue.Open(ctx, c, queue.Config{AckWait: ackWait, MaxDeliver: maxDeliver})
+			if err != nil {
+				c.Close()
+				return nil, nil, fmt.Errorf("NATS at %s: %w", url, err)
+			}
+			return q, closeAll, nil
+		}
+		if emb, err = queue.StartEmbedded(storePath+".nats", listen); err != nil {
+			return nil, nil, err
+		}
+		if u := emb.URL(); u != "" {
+			fmt.Fprintf(out, "NATS listening on %s; on each worker machine run: arena worker --nats %s\n", u, u)
+		}
+		c, err := emb.Connect("arena coordinator")
+		if err != nil {
+			emb.Shutdown()
+			return nil, nil, err
+		}
+		closeAll = func() { c.Close(); emb.Shutdown() }
+		if q, err = queue.Open(ctx, c, queue.Config{AckWait: ackWait, MaxDeliver: maxDeliver}); err != nil {
+			closeAll()
+			return nil, nil, err
+		}
+		return q, closeAll, nil
+	}
+}

@@ -1,0 +1,67 @@
+package cli
+
+import (
+	"fmt"
+	"os"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/botarena/arena/arena/queue"
+	"github.com/botarena/arena/arena/tournament"
+)
+
+func init() { extraCommands = append(extraCommands, newWorker) }
+
+func newWorker() *cobra.Command {
+	var (
+		url    string
+		jobs   int
+		strict bool
+	)
+	cmd := &cobra.Command{
+		Use:   "worker --nats URL",
+		Short: "Play tournament matches taken from NATS JetStream (run one per machine)",
+		Long: "worker pulls match jobs from a coordinator's NATS JetStream queue (arena tournament --nats or\n" +
+			"--nats-listen), fetches each bot's files by content hash from the object store (a hash mismatch\n" +
+			"is refused), builds and plays them in this machine's sandbox exactly as a local tournament\n" +
+			"does, and publishes the result and replay. Kill it at any time: its job goes to another worker\n" +
+			"after the ack wait and is played again from its seed, recorded once.",
+		Example: "  arena worker --nats nats://coordinator:4222 --jobs 8",
+		Args:    cobra.NoArgs,
+	}
+	f := cmd.Flags()
+	f.StringVar(&url, "nats", "", "the coordinator's NATS server or cluster (nats://host:4222)")
+	rangeVar(f, &jobs, "jobs", runtime.NumCPU(), 1, maxJobs(), "matches played at once")
+	// Sandbox limits come with each job (the coordinator's), so a match runs the same anywhere.
+	f.BoolVar(&strict, "strict", false, "refuse to build or start a bot when any sandbox layer is missing here, whatever the job says")
+	resolver := buildFlags(cmd)
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		if url == "" {
+			return fmt.Errorf("%w: give the coordinator's server: --nats nats://host:4222", ErrUsage)
+		}
+		ctx := cmd.Context()
+		nc, err := queue.Dial(url, "arena worker")
+		if err != nil {
+			return err
+		}
+		defer nc.Close()
+		out := cmd.OutOrStdout()
+		var mu sync.Mutex
+		logf := func(s string) {
+			mu.Lock()
+			defer mu.Unlock()
+			fmt.Fprintf(out, "%s %s\n", time.Now().UTC().Format("15:04:05.000"), s)
+		}
+		logf(fmt.Sprintf("worker %d: waiting for the queue on %s", os.Getpid(), url))
+		q, err := queue.Join(ctx, nc)
+		if err != nil {
+			return err
+		}
+		logf(fmt.Sprintf("worker %d: %d jobs at once, ack wait %v, max deliver %d", os.Getpid(), jobs, q.AckWait, q.MaxDeliver))
+		return tournament.Work(ctx, q, tournament.WorkOptions{Jobs: jobs, Resolver: resolver(strict), Strict: strict, Log: logf})
+	}
+	return cmd
+}

@@ -1,0 +1,155 @@
+package queue
+
+import (
+	"archive/tar"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/botarena/arena/arena/submission"
+)
+
+// ErrBadFiles means a bot's files from the object store were refused (a path that leaves
+// the folder, a link or special file, more than the limits): nothing of them was kept.
+var ErrBadFiles = errors.New("bot files refused")
+
+// PutFiles stores the folder dir (a snapshot) under hash, unless it is there already.
+func (q *Queue) PutFiles(ctx context.Context, hash, dir string) error {
+	if _, err := q.files.GetInfo(ctx, hash); err == nil {
+		return nil
+	}
+	pr, pw := io.Pipe()
+	go func() { pw.CloseWithError(Pack(pw, dir)) }()
+	_, err := q.files.Put(ctx, jetstream.ObjectMeta{Name: hash}, pr)
+	pr.Close()
+	if err != nil {
+		return fmt.Errorf("storing the files of %.12s in NATS: %w", hash, err)
+	}
+	return nil
+}
+
+// GetFiles unpacks the files stored under hash into dst (created; must not exist). The
+// object store checks its own digest; the caller checks the content hash by taking the
+// snapshot again.
+func (q *Queue) GetFiles(ctx context.Context, hash, dst string) error {
+	obj, err := q.files.Get(ctx, hash)
+	if err != nil {
+		return fmt.Errorf("bot files %.12s from NATS: %w", hash, err)
+	}
+	defer obj.Close()
+	return Unpack(obj, dst, submission.DefaultLimits)
+}
+
+// Pack writes dir's regular files and folders as a tar (names relative to dir, modes 0644
+// or 0755, nothing else).
+func Pack(w io.Writer, dir string) error {
+	tw := tar.NewWriter(w)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		switch {
+		case d.IsDir():
+			return tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: filepath.ToSlash(rel) + "/", Mode: 0o755})
+		case !info.Mode().IsRegular():
+			return fmt.Errorf("%s is not a regular file", p)
+		}
+		mode := int64(0o644)
+		if info.Mode()&0o111 != 0 {
+			mode = 0o755
+		}
+		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: filepath.ToSlash(rel), Mode: mode, Size: info.Size()}); err != nil {
+			return err
+		}
+		f, err := os.Open(p)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		_, err = io.CopyN(tw, f, info.Size())
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	return tw.Close()
+}
+
+// Unpack reads a tar written by Pack into dst, refusing anything Pack does not write: an
+// absolute path or one with "..", a link, a device, more files or bytes than lim. On any
+// error dst is removed.
+func Unpack(r io.Reader, dst string, lim submission.Limits) (err error) {
+	if err := os.Mkdir(dst, 0o755); err != nil {
+		return err
+	}
+	defer func() {
+		if err != nil {
+			os.RemoveAll(dst)
+		}
+	}()
+	tr := tar.NewReader(r)
+	var files int
+	var total int64
+	for {
+		h, err := tr.Next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%w: not a readable archive: %v", ErrBadFiles, err)
+		}
+		name := strings.TrimSuffix(h.Name, "/")
+		clean := path.Clean(name)
+		if name == "" || path.IsAbs(name) || clean != name || clean == ".." || strings.HasPrefix(clean, "../") {
+			return fmt.Errorf("%w: the path %q leaves the bot's folder", ErrBadFiles, h.Name)
+		}
+		target := filepath.Join(dst, filepath.FromSlash(clean))
+		switch h.Typeflag {
+		case tar.TypeDir:
+			if err := os.MkdirAll(target, 0o755); err != nil {
+				return err
+			}
+			continue
+		case tar.TypeReg:
+		default:
+			return fmt.Errorf("%w: %q is not a plain file or folder (type %q)", ErrBadFiles, h.Name, h.Typeflag)
+		}
+		files++
+		total += h.Size
+		if files > lim.Files || total > lim.Bytes || h.Size < 0 {
+			return fmt.Errorf("%w: more than %d files or %d MiB", ErrBadFiles, lim.Files, lim.Bytes>>20)
+		}
+		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
+			return err
+		}
+		mode := os.FileMode(0o644)
+		if h.Mode&0o111 != 0 {
+			mode = 0o755
+		}
+		// O_EXCL: a name given twice cannot overwrite, nor follow anything.
+		f, err := os.OpenFile(target, os.O_CREATE|os.O_EXCL|os.O_WRONLY, mode)
+		if err != nil {
+			return fmt.Errorf("%w: %q: %v", ErrBadFiles, h.Name, err)
+		}
+		n, err := io.Copy(f, io.LimitReader(tr, h.Size))
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil || n != h.Size {
+			return fmt.Errorf("%w: %q is cut short (%d of %d bytes): %v", ErrBadFiles, h.Name, n, h.Size, err)
+		}
+	}
+}

@@ -1,0 +1,283 @@
+package queue
+
+import (
+	"archive/tar"
+	"bytes"
+	"context"
+	"errors"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats.go"
+
+	"github.com/botarena/arena/arena/submission"
+)
+
+// open starts an embedded server (no port) with its files in a test folder and opens the
+// queue on it.
+func open(t *testing.T, cfg Config) *Queue {
+	t.Helper()
+	emb, err := StartEmbedded(t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(emb.Shutdown)
+	nc, err := emb.Connect("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(nc.Close)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	q, err := Open(ctx, nc, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+type entry struct {
+	name string
+	typ  byte
+	mode int64
+	body string
+	link string
+	size int64 // when not len(body)
+}
+
+func archive(t *testing.T, es ...entry) []byte {
+	t.Helper()
+	var b bytes.Buffer
+	tw := tar.NewWriter(&b)
+	for _, e := range es {
+		h := &tar.Header{Name: e.name, Typeflag: e.typ, Mode: e.mode, Size: int64(len(e.body)), Linkname: e.link}
+		if e.typ != tar.TypeReg {
+			h.Size = 0
+		}
+		if err := tw.WriteHeader(h); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := tw.Write([]byte(e.body)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return b.Bytes()
+}
+
+// TestUnpackRefusesHostileArchives: what comes out of the object store is a worker's way in;
+// anything Pack does not write is refused and leaves nothing behind.
+func TestUnpackRefusesHostileArchives(t *testing.T) {
+	t.Parallel()
+	outside := t.TempDir()
+	lim := submission.Limits{Files: 3, Bytes: 1000}
+	cases := map[string][]byte{
+		"parent path":   archive(t, entry{name: "../escape", typ: tar.TypeReg, mode: 0o644, body: "x"}),
+		"inner parent":  archive(t, entry{name: "a/../../escape", typ: tar.TypeReg, mode: 0o644, body: "x"}),
+		"absolute path": archive(t, entry{name: filepath.Join(outside, "abs"), typ: tar.TypeReg, mode: 0o644, body: "x"}),
+		"symlink":       archive(t, entry{name: "link", typ: tar.TypeSymlink, link: "/etc/passwd"}),
+		"hard link":     archive(t, entry{name: "hard", typ: tar.TypeLink, link: "/etc/passwd"}),
+		"device":        archive(t, entry{name: "dev", typ: tar.TypeChar}),
+		"fifo":          archive(t, entry{name: "fifo", typ: tar.TypeFifo}),
+		"same name twice": archive(t, entry{name: "bot.py", typ: tar.TypeReg, mode: 0o644, body: "a"},
+			entry{name: "bot.py", typ: tar.TypeReg, mode: 0o644, body: "b"}),
+		"too many files": archive(t, entry{name: "1", typ: tar.TypeReg, body: "1"}, entry{name: "2", typ: tar.TypeReg, body: "2"},
+			entry{name: "3", typ: tar.TypeReg, body: "3"}, entry{name: "4", typ: tar.TypeReg, body: "4"}),
+		"too many bytes": archive(t, entry{name: "big", typ: tar.TypeReg, body: strings.Repeat("x", 1001)}),
+		"not a tar":      []byte(strings.Repeat("garbage", 200)),
+	}
+	for name, data := range cases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dst := filepath.Join(t.TempDir(), "bot")
+			err := Unpack(bytes.NewReader(data), dst, lim)
+			if !errors.Is(err, ErrBadFiles) {
+				t.Fatalf("Unpack: %v, want ErrBadFiles", err)
+			}
+			if _, serr := os.Stat(dst); !os.IsNotExist(serr) {
+				t.Fatalf("%s left behind after %v", dst, err)
+			}
+		})
+	}
+	ents, _ := os.ReadDir(outside)
+	if len(ents) > 0 || fileExists(filepath.Join(filepath.Dir(outside), "escape")) {
+		t.Fatalf("a hostile archive wrote outside its folder: %v", ents)
+	}
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// TestFilesRoundTrip: a snapshot put into the object store comes back byte for byte, with
+// its executable bits, and its snapshot hash is the same.
+func TestFilesRoundTrip(t *testing.T) {
+	t.Parallel()
+	q := open(t, Config{})
+	src := t.TempDir()
+	os.MkdirAll(filepath.Join(src, "pkg"), 0o755)
+	os.WriteFile(filepath.Join(src, "bot.py"), []byte("print('hi')\n"), 0o644)
+	os.WriteFile(filepath.Join(src, "run"), []byte("#!/bin/sh\n"), 0o755)
+	os.WriteFile(filepath.Join(src, "pkg", "helper.py"), bytes.Repeat([]byte("# filler\n"), 50_000), 0o644)
+	store := t.TempDir()
+	take := func(dir string) submission.Snapshot {
+		s, err := submission.Take(submission.Source{Arg: dir, Root: dir}, store, submission.Limits{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	snap := take(src)
+	ctx := context.Background()
+	if err := q.PutFiles(ctx, snap.Hash, snap.Dir); err != nil {
+		t.Fatal(err)
+	}
+	if err := q.PutFiles(ctx, snap.Hash, snap.Dir); err != nil { // already there: a no-op
+		t.Fatal(err)
+	}
+	dst := filepath.Join(t.TempDir(), "got")
+	if err := q.GetFiles(ctx, snap.Hash, dst); err != nil {
+		t.Fatal(err)
+	}
+	if got := take(dst); got.Hash != snap.Hash || got.Files != 3 {
+		t.Fatalf("fetched snapshot %s (%d files), put %s (3 files)", got.Hash, got.Files, snap.Hash)
+	}
+	if st, err := os.Stat(filepath.Join(dst, "run")); err != nil || st.Mode()&0o111 == 0 {
+		t.Fatalf("run lost its executable bit: %v %v", st.Mode(), err)
+	}
+	if err := q.GetFiles(ctx, strings.Repeat("0", 64), filepath.Join(t.TempDir(), "none")); err == nil {
+		t.Fatal("fetching files that were never put succeeded")
+	}
+}
+
+// TestDeduplication: a job or result published twice under one id is in the stream once,
+// and the second publisher of a result is told so.
+func TestDeduplication(t *testing.T) {
+	t.Parallel()
+	q := open(t, Config{})
+	ctx := context.Background()
+	for range 3 {
+		if err := q.PublishJob(ctx, "k", "k-0-0", []byte(`{}`)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := q.PublishJob(ctx, "k", "k-1-0", []byte(`{}`)); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := q.Pending(ctx); err != nil || n != 2 {
+		t.Fatalf("pending jobs %d (%v), want 2", n, err)
+	}
+	if dup, err := q.PublishResult(ctx, "k", "k-0-0", []byte("first")); err != nil || dup {
+		t.Fatalf("first result: dup %v, %v", dup, err)
+	}
+	if dup, err := q.PublishResult(ctx, "k", "k-0-0", []byte("late")); err != nil || !dup {
+		t.Fatalf("late result: dup %v, %v; want a duplicate", dup, err)
+	}
+	ib, err := q.Listen(ctx, "k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ib.Close()
+	select {
+	case in := <-ib.C:
+		if string(in.Result) != "first" {
+			t.Fatalf("got %q, want the first result", in.Result)
+		}
+		in.Ack()
+	case <-time.After(10 * time.Second):
+		t.Fatal("no result delivered")
+	}
+	select {
+	case in := <-ib.C:
+		t.Fatalf("a second result was delivered: %q", in.Result)
+	case <-time.After(300 * time.Millisecond):
+	}
+}
+
+// TestExhaustedJob: a job handed out MaxDeliver times and never acked (its workers cut off)
+// reaches its tournament's inbox as exhausted, and dropping it empties the queue; another
+// tournament's inbox does not see it.
+func TestExhaustedJob(t *testing.T) {
+	t.Parallel()
+	q := open(t, Config{AckWait: 200 * time.Millisecond, MaxDeliver: 2})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	mine, err := q.Listen(ctx, "mine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mine.Close()
+	other, err := q.Listen(ctx, "other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if err := q.PublishJob(ctx, "mine", "mine-7-0", []byte(`job seven`)); err != nil {
+		t.Fatal(err)
+	}
+	// A worker that takes the job and goes silent, twice; then keeps asking.
+	go func() {
+		for ctx.Err() == nil {
+			_, _ = q.Next(ctx, 300*time.Millisecond)
+		}
+	}()
+	select {
+	case in := <-mine.C:
+		if string(in.Job) != "job seven" || in.Deliveries != 2 || in.Result != nil {
+			t.Fatalf("exhausted: job %q after %d deliveries", in.Job, in.Deliveries)
+		}
+		if err := q.DropJob(ctx, in.JobSeq); err != nil {
+			t.Fatal(err)
+		}
+		in.Ack()
+	case <-ctx.Done():
+		t.Fatal("the exhausted job never reached its tournament")
+	}
+	if n, err := q.Pending(ctx); err != nil || n != 0 {
+		t.Fatalf("%d jobs left (%v), want 0", n, err)
+	}
+	select {
+	case in := <-other.C:
+		t.Fatalf("another tournament got %q", in.Job)
+	case <-time.After(300 * time.Millisecond):
+	}
+}
+
+// TestListeningServerWantsItsToken: a server on an address lets in only clients with its
+// token (the URL it prints carries it), and keeps that token across a restart.
+func TestListeningServerWantsItsToken(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	emb, err := StartEmbedded(dir, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	withToken := emb.URL()
+	u, err := url.Parse(withToken)
+	if err != nil || len(u.User.Username()) < 32 {
+		t.Fatalf("URL %q carries no token", withToken)
+	}
+	bare := "nats://" + u.Host
+	if nc, err := nats.Connect(bare); err == nil {
+		nc.Close()
+		t.Fatalf("%s let a client in without the token", bare)
+	}
+	nc, err := nats.Connect(withToken)
+	if err != nil {
+		t.Fatalf("with the token: %v", err)
+	}
+	nc.Close()
+	emb.Shutdown()
+	again, err := StartEmbedded(dir, u.Host)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Shutdown()
+	if again.URL() != withToken {
+		t.Fatalf("after a restart the URL is %q, was %q", again.URL(), withToken)
+	}
+}

@@ -1,0 +1,303 @@
+package tournament_test
+
+import (
+	"bytes"
+	"compress/gzip"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/botarena/arena/arena/queue"
+	"github.com/botarena/arena/arena/store"
+	"github.com/botarena/arena/arena/tournament"
+)
+
+// startQueue runs an embedded NATS server (no port) for one test and opens the queue on it.
+func startQueue(t *testing.T, cfg queue.Config) *queue.Queue {
+	t.Helper()
+	emb, err := queue.StartEmbedded(t.TempDir(), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := emb.Connect("test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { nc.Close(); emb.Shutdown() })
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	q, err := queue.Open(ctx, nc, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return q
+}
+
+// deterministic bots only (see TestSmallTournamentDeterministic).
+func deterministicBots() []tournament.Entry {
+	es := houseBots("paper", "scissors")
+	return append(es, tournament.Entry{Name: "frequency", Spec: pythonBot, Language: "python"})
+}
+
+func sameStandings(t *testing.T, want, got *tournament.Standings) {
+	t.Helper()
+	if len(want.Rows) != len(got.Rows) || want.Done != got.Done {
+		t.Fatalf("%d rows, %d done; want %d rows, %d done", len(got.Rows), got.Done, len(want.Rows), want.Done)
+	}
+	for i := range want.Rows {
+		a, b := want.Rows[i], got.Rows[i]
+		a.MeanMoveUs, b.MeanMoveUs, a.MaxMoveUs, b.MaxMoveUs = 0, 0, 0, 0
+		if !reflect.DeepEqual(a, b) {
+			t.Errorf("row %d differs:\nwant %+v\ngot  %+v", i, a, b)
+		}
+	}
+	for i := range want.Matches {
+		if want.Matches[i].Summary != got.Matches[i].Summary {
+			t.Errorf("match %d: %q, want %q", i, got.Matches[i].Summary, want.Matches[i].Summary)
+		}
+	}
+}
+
+func gz(t *testing.T, b []byte) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	zw.Write(b)
+	zw.Close()
+	return buf.Bytes()
+}
+
+// TestQueueSameStandingsForgedResultsDiscarded: a tournament played through JetStream by
+// two local workers, and again by one, ends with the standings of the in-process run with the
+// same seed, while
+// results that are not gzip, a decompression bomb, one charging a fault to a bot not in the
+// match and one for another tournament are discarded, each with a note, and change nothing.
+func TestQueueSameStandingsForgedResultsDiscarded(t *testing.T) {
+	t.Parallel()
+	cfg := tournament.Config{Game: "dynamite", Params: shortDynamite, Seed: 99, Reps: 1, Deadline: 2 * time.Second,
+		StartTimeout: 20 * time.Second, Entries: deterministicBots()}
+	dir := t.TempDir()
+	want := runInProcess(t, filepath.Join(dir, "a.db"), "ref", cfg)
+
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(dir, "b.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	id, err := tournament.Create(ctx, st, "queued", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := startQueue(t, queue.Config{AckWait: 2 * time.Second})
+	tr, _ := st.FindTournament(ctx, "queued")
+	key := tournament.QueueKey(st.Path, tr)
+	forged := [][]byte{
+		[]byte("not gzip at all"),
+		gz(t, make([]byte, 70<<20)),
+		gz(t, []byte(`{"key":"`+key+`","idx":0,"attempt":0,"worker":"forger","finish":{"Result":{},"Faults":[{"match_idx":0,"bot_idx":99,"seat":0,"where":"","kind":"crash","penalty":"loss"}]},"replay":{}}`)),
+		gz(t, []byte(`{"key":"someone-else","idx":1,"attempt":0,"finish":{"Result":{}},"replay":{}}`)),
+	}
+	for i, f := range forged {
+		if _, err := q.PublishResult(ctx, key, "forged-"+string(rune('a'+i)), f); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var mu sync.Mutex
+	var notes []string
+	sum, err := tournament.Run(ctx, st, id, tournament.Options{Jobs: 2, Resolver: resolver, Queue: q, OnEvent: func(e tournament.Event) {
+		if e.Kind == tournament.MatchNote {
+			mu.Lock()
+			notes = append(notes, e.Summary)
+			mu.Unlock()
+		}
+	}})
+	if err != nil || sum.Done != sum.Total || sum.Played != sum.Total {
+		t.Fatalf("queued run: %+v %v", sum, err)
+	}
+	if len(notes) != len(forged) {
+		t.Fatalf("%d results discarded, want the %d forged ones: %q", len(notes), len(forged), notes)
+	}
+	for i, part := range []string{"not gzip", "larger than", "not in match", "another tournament"} {
+		if !strings.Contains(notes[i], part) {
+			t.Errorf("note %d %q does not say %q", i, notes[i], part)
+		}
+	}
+	got, err := tournament.Compute(ctx, st, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameStandings(t, want, got)
+	ms, _ := st.Matches(ctx, id)
+	for _, m := range ms {
+		if m.Attempts != 1 {
+			t.Errorf("match %s recorded %d times", m.MatchID, m.Attempts)
+		}
+	}
+
+	// And on one worker.
+	one, err := store.Open(filepath.Join(dir, "c.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer one.Close()
+	id, err = tournament.Create(ctx, one, "one worker", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sum, err := tournament.Run(ctx, one, id, tournament.Options{Jobs: 1, Resolver: resolver, Queue: q}); err != nil || sum.Played != sum.Total {
+		t.Fatalf("one worker: %+v %v", sum, err)
+	}
+	got, err = tournament.Compute(ctx, one, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameStandings(t, want, got)
+}
+
+// TestExhaustedJobIsInfrastructureFailure: jobs whose workers take them and go silent are
+// handed out MaxDeliver times, then recorded as infrastructure failures charged to no bot;
+// --resume plays them.
+func TestExhaustedJobIsInfrastructureFailure(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	cfg := tournament.Config{Game: "dynamite", Params: shortDynamite, Seed: 5, Reps: 1, Entries: houseBots("paper", "scissors")}
+	id, err := tournament.Create(ctx, st, "silent", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := startQueue(t, queue.Config{AckWait: 300 * time.Millisecond, MaxDeliver: 2})
+	wctx, stop := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() { // a worker cut off after taking each job
+		defer wg.Done()
+		for wctx.Err() == nil {
+			_, _ = q.Next(wctx, 200*time.Millisecond)
+		}
+	}()
+	rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	sum, err := tournament.Run(rctx, st, id, tournament.Options{Jobs: 0, Resolver: resolver, Queue: q})
+	stop()
+	wg.Wait()
+	if !errors.Is(err, tournament.ErrIncomplete) || sum.Failed != 2 || sum.Done != 0 {
+		t.Fatalf("run: %+v %v; want both matches failed", sum, err)
+	}
+	ms, _ := st.Matches(ctx, id)
+	for _, m := range ms {
+		if m.Status != store.StatusError || !strings.Contains(m.Error, "infrastructure failure, charged to no bot") {
+			t.Fatalf("match %s: %s %q", m.MatchID, m.Status, m.Error)
+		}
+	}
+	if fs, err := st.Faults(ctx, id, -1); err != nil || len(fs) != 0 {
+		t.Fatalf("faults charged: %+v %v", fs, err)
+	}
+	sum, err = tournament.Run(rctx, st, id, tournament.Options{Jobs: 1, Resolver: resolver, Queue: q})
+	if err != nil || sum.Done != 2 {
+		t.Fatalf("resume: %+v %v", sum, err)
+	}
+	s, _ := tournament.Compute(ctx, st, id)
+	if s.Rows[0].Bot != "scissors" || s.Rows[0].Wins != 2 {
+		t.Fatalf("standings after resume: %+v", s.Rows)
+	}
+}
+
+// TestTamperedFilesRefused: the object named by a bot's hash holds other files (another
+// bot's); every worker refuses them before building or running anything, and the matches are
+// infrastructure failures charged to no bot.
+func TestTamperedFilesRefused(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	// A bot of its own (no other test fetches its hash, so no worker has it yet).
+	own := filepath.Join(t.TempDir(), "paper")
+	src, err := os.ReadFile(filepath.Join(root, "bots/dynamite/cmd/paper/main.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Mkdir(own, 0o755)
+	if err := os.WriteFile(filepath.Join(own, "main.go"), append(src, fmt.Sprintf("\n// %s %d\n", t.Name(), time.Now().UnixNano())...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	es := append([]tournament.Entry{{Name: "paper", Spec: own, Language: "go"}}, houseBots("scissors")...)
+	cfg := tournament.Config{Game: "dynamite", Params: shortDynamite, Seed: 5, Reps: 1, Entries: es}
+	id, err := tournament.Create(ctx, st, "tampered", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bots, _ := st.Bots(ctx, id)
+	q := startQueue(t, queue.Config{AckWait: 2 * time.Second})
+	// scissors' files under paper's name.
+	if err := q.PutFiles(ctx, bots[0].Hash, filepath.Join(root, "bots/dynamite/cmd/scissors")); err != nil {
+		t.Fatal(err)
+	}
+	rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	defer cancel()
+	sum, err := tournament.Run(rctx, st, id, tournament.Options{Jobs: 1, Resolver: resolver, Queue: q})
+	if !errors.Is(err, tournament.ErrIncomplete) || sum.Failed != 2 {
+		t.Fatalf("run: %+v %v; want both matches refused", sum, err)
+	}
+	ms, _ := st.Matches(ctx, id)
+	for _, m := range ms {
+		if !strings.Contains(m.Error, "infrastructure failure") || !strings.Contains(m.Error, "refused") || !strings.Contains(m.Error, bots[0].Hash[:12]) {
+			t.Fatalf("match %s: %s %q", m.MatchID, m.Status, m.Error)
+		}
+	}
+	if fs, _ := st.Faults(ctx, id, -1); len(fs) != 0 {
+		t.Fatalf("faults charged: %+v", fs)
+	}
+}
+
+// TestHeartbeatsKeepLongMatches: with MaxDeliver 1 a job whose ack wait ran out even once is
+// an infrastructure failure; matches several times longer than the ack wait are all recorded,
+// so the worker's heartbeats kept every one of them.
+func TestHeartbeatsKeepLongMatches(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	const ackWait = 100 * time.Millisecond
+	// Full-length dynamite: scissors wins 1000 rounds in a row, paper against paper draws to
+	// the 2500-round cap.
+	cfg := tournament.Config{Game: "dynamite", Seed: 5, Reps: 1, Entries: houseBots("paper", "scissors")}
+	id, err := tournament.Create(ctx, st, "long", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := startQueue(t, queue.Config{AckWait: ackWait, MaxDeliver: 1})
+	rctx, cancel := context.WithTimeout(ctx, 120*time.Second)
+	defer cancel()
+	sum, err := tournament.Run(rctx, st, id, tournament.Options{Jobs: 1, Resolver: resolver, Queue: q})
+	if err != nil || sum.Played != 2 {
+		t.Fatalf("run: %+v %v", sum, err)
+	}
+	ms, _ := st.Matches(ctx, id)
+	var longest time.Duration
+	for _, m := range ms {
+		longest = max(longest, m.Duration)
+	}
+	if longest < 2*ackWait {
+		t.Fatalf("the longest match took %v, not enough above the ack wait %v to show anything", longest, ackWait)
+	}
+	t.Logf("longest match %v, ack wait %v", longest, ackWait)
+}

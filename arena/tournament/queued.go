@@ -1,0 +1,258 @@
+package tournament
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/botarena/arena/arena/game"
+	"github.com/botarena/arena/arena/queue"
+	"github.com/botarena/arena/arena/store"
+	"github.com/botarena/arena/arena/submission"
+	"github.com/botarena/arena/sandbox"
+)
+
+// MatchNote is an event that changes no count: a result discarded, say.
+const MatchNote EventKind = MatchFailed + 1
+
+// runQueued plays a tournament's pending matches as jobs on opt.Queue: it publishes each
+// bot's snapshot and each pending match, then writes the results into the store as they
+// come, each exactly once, until every match is done or failed.
+func runQueued(ctx context.Context, st *store.Store, id int64, opt Options) (Summary, error) {
+	q := opt.Queue
+	t, err := st.FindTournament(ctx, fmt.Sprint(id))
+	if err != nil {
+		return Summary{}, err
+	}
+	cfg, err := LoadConfig(t)
+	if err != nil {
+		return Summary{}, err
+	}
+	if _, err := game.Lookup(cfg.Game); err != nil {
+		return Summary{}, err
+	}
+	all, err := st.Matches(ctx, id)
+	if err != nil {
+		return Summary{}, err
+	}
+	bots, err := publishBots(ctx, q, cfg, opt)
+	if err != nil {
+		return Summary{}, err
+	}
+	key := QueueKey(st.Path, t)
+	sum := Summary{Total: len(all)}
+	pending := map[int]*store.Match{}
+	for i := range all {
+		if all[i].Status == store.StatusDone {
+			sum.Done++
+		} else {
+			pending[all[i].Idx] = &all[i]
+		}
+	}
+	resumed := sum.Done
+	if err := st.SetStatus(ctx, id, "running"); err != nil {
+		return sum, err
+	}
+	start := time.Now()
+	inbox, err := q.Listen(ctx, key)
+	if err != nil {
+		return sum, err
+	}
+	defer inbox.Close()
+	jobCfg := cfg
+	jobCfg.Entries = nil
+	for _, m := range all {
+		if m.Status == store.StatusDone {
+			continue
+		}
+		job := Job{Key: key, Tournament: t.Name, Match: m, Attempt: m.Attempts, Config: jobCfg,
+			Limits: opt.Host.Limits, Strict: opt.Host.Strict, MeasureMoves: opt.MeasureMoves}
+		job.Match.Result, job.Match.Error = nil, ""
+		for _, b := range m.Players {
+			job.Bots = append(job.Bots, bots[b])
+		}
+		data, err := json.Marshal(job)
+		if err != nil {
+			return sum, err
+		}
+		if err := q.PublishJob(ctx, key, job.ID(), data); err != nil {
+			return sum, fmt.Errorf("publishing match %s: %w", m.MatchID, err)
+		}
+	}
+	// Local workers pull from the same queue as remote ones.
+	wctx, stopWorkers := context.WithCancel(ctx)
+	var wg sync.WaitGroup
+	if opt.Jobs > 0 && len(pending) > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = Work(wctx, q, WorkOptions{Jobs: min(opt.Jobs, len(pending)), Resolver: opt.Resolver, WorkRoot: opt.WorkRoot, Name: "local"})
+		}()
+	}
+	defer func() { stopWorkers(); wg.Wait() }()
+	emit := func(kind EventKind, m store.Match, summary string, err error) {
+		switch kind {
+		case MatchDone:
+			sum.Done++
+			sum.Played++
+		case MatchFailed:
+			sum.Failed++
+		}
+		if opt.OnEvent != nil {
+			opt.OnEvent(Event{Kind: kind, Match: m, Summary: summary, Err: err, Total: sum.Total, Done: sum.Done, Failed: sum.Failed, Resumed: resumed})
+		}
+	}
+	bg := context.WithoutCancel(ctx)
+	open := len(pending)
+	for open > 0 && ctx.Err() == nil {
+		var in queue.Incoming
+		select {
+		case in = <-inbox.C:
+		case <-ctx.Done():
+			continue
+		}
+		if in.Result == nil {
+			if m, ok := exhaustedMatch(in, key, pending); ok {
+				msg := fmt.Sprintf("infrastructure failure, charged to no bot: the job was handed out %d times without a result (workers killed, stopped or cut off); retry with --resume %s", in.Deliveries, t.Name)
+				if err := st.FailMatch(bg, id, m.Idx, msg); err != nil {
+					return sum, &storeError{err}
+				}
+				delete(pending, m.Idx)
+				open--
+				emit(MatchFailed, *m, "", errors.New(msg))
+			}
+			_ = q.DropJob(bg, in.JobSeq)
+			_ = in.Ack()
+			continue
+		}
+		r, err := decodeResult(in.Result)
+		m := pending[r.Idx]
+		var why string
+		switch {
+		case err != nil:
+			why = err.Error()
+		case r.Key != key:
+			why = "a result for another tournament"
+		case m == nil:
+			why = fmt.Sprintf("a late result for match %d, already recorded", r.Idx)
+		case r.Attempt != m.Attempts:
+			why = fmt.Sprintf("a result of attempt %d of match %s, now at attempt %d", r.Attempt, m.MatchID, m.Attempts)
+		default:
+			if verr := r.validFor(*m); verr != nil {
+				why = fmt.Sprintf("an invalid result for match %s from %s: %v", m.MatchID, r.Worker, verr)
+			}
+		}
+		if why != "" {
+			emit(MatchNote, store.Match{Idx: r.Idx}, "discarded "+why, nil)
+			_ = in.Ack()
+			continue
+		}
+		switch {
+		case r.Infra != "" || r.Error != "":
+			msg := r.Error
+			if r.Infra != "" {
+				msg = "infrastructure failure, charged to no bot: " + r.Infra
+			}
+			if err := st.FailMatch(bg, id, m.Idx, msg); err != nil {
+				return sum, &storeError{err}
+			}
+			emit(MatchFailed, *m, "", errors.New(msg))
+		default:
+			fin := r.Finish
+			fin.Replay = r.Replay
+			err := st.FinishMatch(bg, id, m.Idx, fin)
+			if errors.Is(err, store.ErrAlreadyDone) {
+				emit(MatchNote, *m, "discarded a second result (already done)", nil)
+				break
+			}
+			if err != nil {
+				return sum, &storeError{err}
+			}
+			emit(MatchDone, *m, r.Summary, nil)
+		}
+		delete(pending, m.Idx)
+		open--
+		// Acked only once committed: a coordinator killed in between gets it again, and
+		// then finds the match done.
+		_ = in.Ack()
+	}
+	sum.Elapsed = time.Since(start)
+	switch {
+	case sum.Done == sum.Total:
+		q.Forget(bg, key)
+		return sum, st.SetStatus(bg, id, "finished")
+	case ctx.Err() != nil:
+		_ = st.SetStatus(bg, id, "interrupted")
+		return sum, fmt.Errorf("%w: interrupted with %d of %d matches done; the queued jobs stay queued: continue with --resume %s: %w", ErrIncomplete, sum.Done, sum.Total, t.Name, ctx.Err())
+	default:
+		_ = st.SetStatus(bg, id, "incomplete")
+		return sum, fmt.Errorf("%w: %d of %d matches done, %d failed (see arena show); retry them with --resume %s", ErrIncomplete, sum.Done, sum.Total, sum.Failed, t.Name)
+	}
+}
+
+// exhaustedMatch finds the pending match of an exhausted job of this tournament and attempt.
+func exhaustedMatch(in queue.Incoming, key string, pending map[int]*store.Match) (*store.Match, bool) {
+	var job Job
+	if json.Unmarshal(in.Job, &job) != nil || job.Key != key {
+		return nil, false
+	}
+	m := pending[job.Match.Idx]
+	if m == nil || m.Attempts != job.Attempt {
+		return nil, false
+	}
+	return m, true
+}
+
+// publishBots snapshots every bot (refusing one changed since the tournament started) and
+// puts its snapshot into the object store under its hash.
+func publishBots(ctx context.Context, q *queue.Queue, cfg Config, opt Options) ([]JobBot, error) {
+	files, err := sandbox.FilesDir()
+	if err != nil {
+		return nil, err
+	}
+	var lim submission.Limits
+	if opt.Resolver != nil {
+		lim = opt.Resolver.Snapshot
+	}
+	out := make([]JobBot, len(cfg.Entries))
+	var errs []error
+	for i, e := range cfg.Entries {
+		src, err := submission.Parse(e.Spec)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("bot %s: %w", e.Name, err))
+			continue
+		}
+		snap, err := submission.Take(src, files, lim)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("bot %s: %w", e.Name, err))
+			continue
+		}
+		if e.Hash != "" && snap.Hash != e.Hash {
+			errs = append(errs, fmt.Errorf("bot %s changed since the tournament started (%s: snapshot %.12s, now %.12s): restore its files, or start a new tournament with it", e.Name, e.Spec, e.Hash, snap.Hash))
+			continue
+		}
+		jb := JobBot{Name: e.Name, Hash: snap.Hash}
+		if !isFolder(src.Root) {
+			jb.Entry = filepath.Base(src.Root)
+			if src.Class != "" {
+				jb.Entry += ":" + src.Class
+			}
+		}
+		if err := q.PutFiles(ctx, snap.Hash, snap.Dir); err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out[i] = jb
+	}
+	return out, errors.Join(errs...)
+}
+
+func isFolder(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}

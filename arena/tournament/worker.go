@@ -1,0 +1,296 @@
+package tournament
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	"github.com/botarena/arena/arena/botspec"
+	"github.com/botarena/arena/arena/build"
+	"github.com/botarena/arena/arena/game"
+	"github.com/botarena/arena/arena/host"
+	"github.com/botarena/arena/arena/queue"
+	"github.com/botarena/arena/arena/submission"
+	"github.com/botarena/arena/sandbox"
+)
+
+// WorkOptions tune a worker.
+type WorkOptions struct {
+	// Jobs is the number of matches played at once (default 1).
+	Jobs int
+	// Resolver builds the fetched bots (its Build options are this machine's).
+	Resolver *botspec.Resolver
+	// WorkRoot for bot processes (default os.TempDir()).
+	WorkRoot string
+	// Name goes into every result (default host name and process id).
+	Name string
+	// Strict refuses to start a bot when a sandbox layer is missing, whatever the job says.
+	Strict bool
+	// Log receives one line per job event; nil: silent.
+	Log func(string)
+}
+
+// poolBound is how many bot processes a worker slot keeps alive across tournaments.
+const poolBound = 64
+
+// Work pulls jobs from q and plays them until ctx ends. Each bot's files come from the
+// object store by content hash and are snapshotted, built and run through the same botspec,
+// build and sandbox path as a local tournament; a snapshot whose hash differs from the
+// job's is refused.
+func Work(ctx context.Context, q *queue.Queue, opt WorkOptions) error {
+	if opt.Jobs <= 0 {
+		opt.Jobs = 1
+	}
+	if opt.Resolver == nil {
+		opt.Resolver = &botspec.Resolver{}
+	}
+	if opt.Name == "" {
+		h, _ := os.Hostname()
+		opt.Name = fmt.Sprintf("%s/%d", h, os.Getpid())
+	}
+	if opt.Log == nil {
+		opt.Log = func(string) {}
+	}
+	files, err := sandbox.FilesDir()
+	if err != nil {
+		return err
+	}
+	w := &worker{q: q, opt: opt, files: files, fetched: filepath.Join(files, "fetched")}
+	if err := os.MkdirAll(w.fetched, 0o755); err != nil {
+		return err
+	}
+	var wg sync.WaitGroup
+	for range opt.Jobs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			pl := &pool{bots: map[string]*host.Bot{}}
+			defer pl.close()
+			for ctx.Err() == nil {
+				d, err := q.Next(ctx, 5*time.Second)
+				if err != nil {
+					if ctx.Err() == nil {
+						opt.Log(fmt.Sprintf("waiting for jobs: %v", err))
+						sleep(ctx, time.Second)
+					}
+					continue
+				}
+				if d != nil {
+					w.handle(ctx, d, pl)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return nil
+}
+
+type worker struct {
+	q       *queue.Queue
+	opt     WorkOptions
+	files   string     // the files store (snapshots)
+	fetched string     // bots' files as fetched, by hash
+	mu      sync.Mutex // one fetch at a time
+}
+
+// lease tracks whether a job is still this worker's: it is not once the gap between two
+// heartbeats exceeded the ack wait (the process was stopped, or starved), since by then the
+// server has handed the job to another worker.
+type lease struct {
+	mu   sync.Mutex
+	last time.Time
+	wait time.Duration
+	lost bool
+}
+
+func (l *lease) beat() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	now := time.Now()
+	if now.Sub(l.last) > l.wait {
+		l.lost = true
+	}
+	l.last = now
+	return !l.lost
+}
+
+func (l *lease) held() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return !l.lost && time.Since(l.last) <= l.wait
+}
+
+func (w *worker) handle(ctx context.Context, d *queue.Delivery, pl *pool) {
+	var job Job
+	if err := json.Unmarshal(d.Data(), &job); err != nil || job.Key == "" {
+		w.opt.Log(fmt.Sprintf("message %d on the jobs stream is not a job (%v): dropped", d.Seq, err))
+		_ = d.Done(ctx) // nothing to play and nobody to tell
+		return
+	}
+	w.opt.Log(fmt.Sprintf("job %s started: %s (delivery %d)", job.ID(), job.Match.MatchID, d.Delivered))
+	ls := &lease{last: time.Now(), wait: w.q.AckWait}
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(w.q.AckWait / 4)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				if ls.beat() {
+					_ = d.Heartbeat()
+				}
+			}
+		}
+	}()
+	// Heartbeats go on while the result is published (the server may be restarting).
+	defer close(done)
+	res, retry := w.play(ctx, job, d, pl)
+	if retry != nil {
+		w.opt.Log(fmt.Sprintf("job %s handed back: %v", job.ID(), retry))
+		_ = d.Retry()
+		return
+	}
+	data, err := encodeResult(res)
+	if err != nil {
+		_ = d.Retry()
+		return
+	}
+	// Publish until it is in the stream, unless the job is no longer ours: then another
+	// worker plays it again from its seed and this result is dropped.
+	for {
+		if !ls.held() {
+			w.opt.Log(fmt.Sprintf("job %s lost (no heartbeat for longer than the ack wait %v): result dropped", job.ID(), w.q.AckWait))
+			return
+		}
+		if ctx.Err() != nil {
+			return // stopped: the job goes to another worker after the ack wait
+		}
+		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.q.AckWait/2)
+		dup, err := w.q.PublishResult(pctx, job.Key, job.ID(), data)
+		cancel()
+		if err == nil {
+			if dup {
+				w.opt.Log(fmt.Sprintf("job %s: a result was already in (late result discarded)", job.ID()))
+			}
+			break
+		}
+		w.opt.Log(fmt.Sprintf("job %s: publishing its result: %v (retrying)", job.ID(), err))
+		sleep(ctx, 200*time.Millisecond)
+	}
+	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.q.AckWait/2)
+	_ = d.Done(actx)
+	cancel()
+	w.opt.Log(fmt.Sprintf("job %s done: %s", job.ID(), res.Summary+res.Infra+res.Error))
+}
+
+// play plays a job's match. retry is set when the job should go to another worker (the
+// files could not be fetched, this machine cannot build that kind of bot, ctx ended).
+func (w *worker) play(ctx context.Context, job Job, d *queue.Delivery, pl *pool) (res Result, retry error) {
+	res = Result{Key: job.Key, Idx: job.Match.Idx, Attempt: job.Attempt, Worker: w.opt.Name, Delivered: d.Delivered}
+	if err := job.check(); err != nil {
+		res.Infra = "job refused: " + err.Error()
+		return res, nil
+	}
+	spec, err := game.Lookup(job.Config.Game)
+	if err != nil {
+		res.Infra = fmt.Sprintf("this worker does not know the game: %v", err)
+		return res, nil
+	}
+	n := 0
+	for _, b := range job.Match.Players {
+		n = max(n, b+1)
+	}
+	cfg := job.Config
+	cfg.Entries = make([]Entry, n)
+	cmds := make([]host.Command, n)
+	broken := make([]error, n)
+	for s, b := range job.Match.Players {
+		jb := job.Bots[s]
+		cfg.Entries[b] = Entry{Name: jb.Name, Hash: jb.Hash}
+		p, err := w.prepare(ctx, jb)
+		var refused *refusal
+		switch {
+		case errors.As(err, &refused):
+			res.Infra = refused.Error()
+			return res, nil
+		case errors.Is(err, build.ErrBuild):
+			broken[b] = err // the bot's verdict, as in a local tournament
+		case err != nil:
+			return res, err
+		default:
+			p.Command.Name = jb.Name
+			cmds[b] = p.Command
+		}
+	}
+	opt := Options{Host: host.Options{Limits: job.Limits, Strict: job.Strict || w.opt.Strict}, WorkRoot: w.opt.WorkRoot, MeasureMoves: job.MeasureMoves}
+	if len(pl.bots) > poolBound {
+		pl.close()
+	}
+	fin, summary, err := play(ctx, spec, cfg, cmds, broken, job.Match, opt, pl, func(b int) string { return job.Key + "/" + strconv.Itoa(b) })
+	if ctx.Err() != nil {
+		return res, ctx.Err()
+	}
+	if err != nil {
+		res.Error = err.Error()
+		return res, nil
+	}
+	res.Summary, res.Finish, res.Replay = summary, fin, fin.Replay
+	res.Finish.Replay = nil
+	return res, nil
+}
+
+// refusal is a job that must not be played anywhere: its files are not what it names.
+type refusal struct{ msg string }
+
+func (r *refusal) Error() string { return r.msg }
+
+// prepare fetches a bot's files by hash (once per machine) and resolves them as a local
+// tournament does; the snapshot taken of them must have the job's hash.
+func (w *worker) prepare(ctx context.Context, jb JobBot) (botspec.Prepared, error) {
+	dir := filepath.Join(w.fetched, jb.Hash)
+	w.mu.Lock()
+	if _, err := os.Stat(dir); err != nil {
+		tmp := fmt.Sprintf("%s.tmp-%d-%d", dir, os.Getpid(), time.Now().UnixNano())
+		if err := w.q.GetFiles(ctx, jb.Hash, tmp); err != nil {
+			w.mu.Unlock()
+			if errors.Is(err, queue.ErrBadFiles) {
+				return botspec.Prepared{}, &refusal{fmt.Sprintf("bot %s: files %.12s refused: %v", jb.Name, jb.Hash, err)}
+			}
+			return botspec.Prepared{}, err
+		}
+		if err := os.Rename(tmp, dir); err != nil {
+			os.RemoveAll(tmp)
+		}
+	}
+	w.mu.Unlock()
+	arg := dir
+	if jb.Entry != "" {
+		arg = filepath.Join(dir, jb.Entry)
+	}
+	// The hash is checked before anything is built from the files.
+	src, err := submission.Parse(arg)
+	if err != nil {
+		return botspec.Prepared{}, &refusal{fmt.Sprintf("bot %s: files %.12s: %v", jb.Name, jb.Hash, err)}
+	}
+	snap, err := submission.Take(src, w.files, w.opt.Resolver.Snapshot)
+	if err != nil || snap.Hash != jb.Hash {
+		os.RemoveAll(dir) // the next process fetches again
+		return botspec.Prepared{}, &refusal{fmt.Sprintf("bot %s: the files fetched for %.12s have the content hash %.12s (%v): refused, nothing of them was built or ran", jb.Name, jb.Hash, snap.Hash, err)}
+	}
+	return w.opt.Resolver.Prepare(arg)
+}
+
+func sleep(ctx context.Context, d time.Duration) {
+	select {
+	case <-ctx.Done():
+	case <-time.After(d):
+	}
+}

@@ -1,0 +1,248 @@
+package tournament_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	neturl "net/url"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/botarena/arena/arena/store"
+	"github.com/botarena/arena/arena/tournament"
+)
+
+// proc is an arena process whose output lines are kept for the test to wait on.
+type proc struct {
+	t     *testing.T
+	name  string
+	cmd   *exec.Cmd
+	mu    sync.Mutex
+	lines []string
+	more  chan struct{}
+	done  chan struct{}
+	err   error
+}
+
+func startArena(t *testing.T, name string, args ...string) *proc {
+	t.Helper()
+	p := &proc{t: t, name: name, cmd: exec.Command(arenaBin, args...), more: make(chan struct{}, 1), done: make(chan struct{})}
+	p.cmd.Dir = root // Go bots build against this checkout
+	pr, pw := io.Pipe()
+	p.cmd.Stdout, p.cmd.Stderr = pw, pw
+	if err := p.cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		p.err = p.cmd.Wait()
+		pw.Close()
+	}()
+	go func() {
+		defer close(p.done)
+		sc := bufio.NewScanner(pr)
+		sc.Buffer(make([]byte, 1<<20), 1<<20)
+		for sc.Scan() {
+			p.mu.Lock()
+			p.lines = append(p.lines, sc.Text())
+			p.mu.Unlock()
+			select {
+			case p.more <- struct{}{}:
+			default:
+			}
+		}
+	}()
+	t.Cleanup(func() {
+		_ = p.cmd.Process.Signal(syscall.SIGCONT)
+		_ = p.cmd.Process.Kill()
+		<-p.done
+		if t.Failed() {
+			t.Logf("%s output:\n%s", p.name, p.output())
+		}
+	})
+	return p
+}
+
+func (p *proc) output() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return strings.Join(p.lines, "\n")
+}
+
+// count is the number of lines matching re from line from on.
+func (p *proc) count(re *regexp.Regexp, from int) (n int, matches []string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for _, l := range p.lines[min(from, len(p.lines)):] {
+		if m := re.FindStringSubmatch(l); m != nil {
+			n++
+			matches = m
+		}
+	}
+	return n, matches
+}
+
+func (p *proc) len() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.lines)
+}
+
+// waitFor waits until n lines from line from on match re; it returns the last one's groups.
+func (p *proc) waitFor(re *regexp.Regexp, n, from int, within time.Duration) []string {
+	p.t.Helper()
+	deadline := time.After(within)
+	for {
+		if c, m := p.count(re, from); c >= n {
+			return m
+		}
+		select {
+		case <-p.more:
+		case <-p.done:
+			if c, m := p.count(re, from); c >= n {
+				return m
+			}
+			p.t.Fatalf("%s ended (%v) before %d lines matched %s:\n%s", p.name, p.err, n, re, p.output())
+		case <-deadline:
+			p.t.Fatalf("%s: no %d lines matching %s within %v:\n%s", p.name, n, re, within, p.output())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+var (
+	reURL     = regexp.MustCompile(`NATS listening on (nats://\S+);`)
+	reStarted = regexp.MustCompile(`job (\S+) started`)
+	reDone    = regexp.MustCompile(`^\[done (\d+)/(\d+)`)
+)
+
+// TestWorkersKilledStoppedCoordinatorRestarted: a coordinator with its embedded server on
+// loopback and three arena worker processes play a tournament while one worker is killed
+// with SIGKILL mid-match, another is stopped (SIGSTOP) for longer than the ack wait and the
+// coordinator itself is killed and restarted. Every match is recorded exactly once and the
+// standings equal those of the in-process run with the same seed.
+func TestWorkersKilledStoppedCoordinatorRestarted(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bots := []string{filepath.Join(root, "bots/dynamite/cmd/paper"), filepath.Join(root, "bots/dynamite/cmd/scissors"), pythonBot}
+	common := []string{"--seed", "11", "--reps", "3", "--deadline", "3s", "--plain"}
+	// The in-process run first: it also builds the bots (and warms the compiler cache), so
+	// the workers' time below is the matches'.
+	ref := startArena(t, "in-process run", append(append([]string{"tournament", "dynamite", "--store", filepath.Join(dir, "ref.db"), "--name", "t", "--jobs", "1"}, common...), bots...)...)
+	select {
+	case <-ref.done:
+	case <-time.After(10 * time.Minute):
+		t.Fatal("the in-process run did not finish within 10 minutes")
+	}
+	if ref.err != nil {
+		t.Fatalf("in-process run: %v", ref.err)
+	}
+
+	db := filepath.Join(dir, "q.db")
+	queueFlags := []string{"--jobs", "0", "--ack-wait", "1s", "--max-deliver", "50"}
+	coord := startArena(t, "coordinator", append(append(append([]string{"tournament", "dynamite", "--store", db, "--name", "t", "--nats-listen", "127.0.0.1:0"}, queueFlags...), common...), bots...)...)
+	url := coord.waitFor(reURL, 1, 0, 30*time.Second)[1]
+	var workers []*proc
+	for i := range 3 {
+		workers = append(workers, startArena(t, fmt.Sprintf("worker %d", i+1), "worker", "--nats", url, "--jobs", "1"))
+	}
+
+	// Worker 1: killed in the middle of its second match (its first one includes its builds).
+	workers[0].waitFor(reStarted, 2, 0, 90*time.Second)
+	time.Sleep(50 * time.Millisecond)
+	if err := workers[0].cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	// The coordinator: killed once a few matches are recorded, restarted on the same port.
+	coord.waitFor(reDone, 3, 0, 90*time.Second)
+	if err := coord.cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	<-coord.done
+	_, last := coord.count(reDone, 0)
+	if last[1] == last[2] {
+		t.Fatalf("the coordinator was not killed mid-tournament (%v):\n%s", last, coord.output())
+	}
+	u, err := neturl.Parse(url)
+	if err != nil || u.User.Username() == "" {
+		t.Fatalf("NATS URL %q has no token (%v)", url, err)
+	}
+	addr := u.Host
+	again := startArena(t, "restarted coordinator", append(append([]string{"tournament", "--resume", "t", "--store", db, "--nats-listen", addr}, queueFlags...), "--plain")...)
+	// Worker 2: stopped mid-match for three ack waits; its job goes to another worker and
+	// its own result, once it runs again, is dropped.
+	from := workers[1].len()
+	stopped := workers[1].waitFor(reStarted, 1, from, 60*time.Second)[1]
+	time.Sleep(50 * time.Millisecond)
+	workers[1].cmd.Process.Signal(syscall.SIGSTOP)
+	time.Sleep(3 * time.Second)
+	workers[1].cmd.Process.Signal(syscall.SIGCONT)
+	workers[1].waitFor(regexp.MustCompile(`job `+regexp.QuoteMeta(stopped)+`( lost .*result dropped|: a result was already in)`), 1, from, 60*time.Second)
+	select {
+	case <-again.done:
+	case <-time.After(120 * time.Second):
+		t.Fatalf("the restarted coordinator did not finish:\n%s", again.output())
+	}
+	if again.err != nil {
+		t.Fatalf("restarted coordinator: %v\n%s", again.err, again.output())
+	}
+
+	ctx := context.Background()
+	want := standingsOf(t, filepath.Join(dir, "ref.db"))
+	got := standingsOf(t, db)
+	sameStandings(t, want, got)
+	st, err := store.OpenReadOnly(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	ms, _ := st.Matches(ctx, 1)
+	if len(ms) != 18 {
+		t.Fatalf("%d matches, want 18", len(ms))
+	}
+	for _, m := range ms {
+		if m.Status != store.StatusDone || m.Attempts != 1 {
+			t.Errorf("match %s: %s, recorded %d times", m.MatchID, m.Status, m.Attempts)
+		}
+		if _, err := st.Replay(ctx, 1, m.Idx); err != nil {
+			t.Errorf("match %s: %v", m.MatchID, err)
+		}
+	}
+	var played int
+	for _, w := range workers {
+		n, _ := w.count(regexp.MustCompile(`job \S+ done`), 0)
+		played += n
+	}
+	for _, p := range append(workers, coord, again) {
+		var keep []string
+		for _, l := range strings.Split(p.output(), "\n") {
+			if strings.Contains(l, "delivery 2") || strings.Contains(l, "lost") || strings.Contains(l, "discarded") || strings.Contains(l, "already in") || strings.Contains(l, "NATS") {
+				keep = append(keep, l)
+			}
+		}
+		t.Logf("%s: %d lines; of note:\n%s", p.name, p.len(), strings.Join(keep, "\n"))
+	}
+	if played < 18 {
+		t.Errorf("workers report %d matches played, want at least 18", played)
+	}
+}
+
+func standingsOf(t *testing.T, db string) *tournament.Standings {
+	t.Helper()
+	st, err := store.OpenReadOnly(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	s, err := tournament.Compute(context.Background(), st, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
