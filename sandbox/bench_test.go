@@ -72,3 +72,19 @@ func BenchmarkSnapshot(b *testing.B) {
 		_ = p.Snapshot()
 	}
 }
+
+// BenchmarkCPUTime measures the CPU clock's reading: one pread of the cgroup's CPU counter.
+func BenchmarkCPUTime(b *testing.B) {
+	exe, _ := os.Executable()
+	p, err := Start(Spec{Name: "bench", Path: exe, Env: []string{actEnv + "=sleep:1m"}, WorkDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Kill()
+	if _, ok := p.CPUTime(); !ok {
+		b.Fatal("no cgroup counts this process's CPU time")
+	}
+	for b.Loop() {
+		_, _ = p.CPUTime()
+	}
+}

@@ -208,6 +208,9 @@ type cgroup struct {
 	v2   map[string]bool
 	all  []string // unique directories, in creation order
 	cpuF *os.File // kept open so Snapshot costs one pread
+	// memF is the current-memory file, kept open too: opening a cgroup file costs about
+	// 20 us, a pread of an open one about 1 us (BenchmarkSnapshot).
+	memF *os.File
 }
 
 // newCgroup makes the process's cgroups and sets its limits. The init is added by add.
@@ -240,6 +243,13 @@ func (p *cgroupPlan) newCgroup(owner, name string, l Limits) (*cgroup, error) {
 			file = "cpu.stat"
 		}
 		c.cpuF, _ = os.Open(filepath.Join(d, file))
+	}
+	if d, ok := c.dirs[cgMemory]; ok {
+		file := "memory.usage_in_bytes"
+		if c.v2[cgMemory] {
+			file = "memory.current"
+		}
+		c.memF, _ = os.Open(filepath.Join(d, file))
 	}
 	return c, nil
 }
@@ -362,13 +372,16 @@ func (c *cgroup) cpu() (time.Duration, bool) {
 }
 
 func (c *cgroup) memory() int64 {
-	if c == nil {
+	if c == nil || c.memF == nil {
 		return 0
 	}
-	if c.v2[cgMemory] {
-		return c.readInt(cgMemory, "memory.current")
+	var buf [64]byte
+	n, err := c.memF.ReadAt(buf[:], 0)
+	if n == 0 && err != nil {
+		return 0
 	}
-	return c.readInt(cgMemory, "memory.usage_in_bytes")
+	v, _ := strconv.ParseInt(strings.TrimSpace(string(buf[:n])), 10, 64)
+	return v
 }
 
 func (c *cgroup) peak() int64 {
@@ -457,8 +470,10 @@ func (c *cgroup) remove() {
 	if c == nil {
 		return
 	}
-	if c.cpuF != nil {
-		_ = c.cpuF.Close()
+	for _, f := range []*os.File{c.cpuF, c.memF} {
+		if f != nil {
+			_ = f.Close()
+		}
 	}
 	removeCgroupDirs(c.all)
 }

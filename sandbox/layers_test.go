@@ -454,3 +454,27 @@ func TestStrictRefusesMissingLayer(t *testing.T) {
 		t.Fatalf("err %v", err)
 	}
 }
+
+// The readings a host takes around every move come from files kept open: they must follow the
+// tree as a fresh read of the same files does.
+func TestSnapshotReadsTheCgroup(t *testing.T) {
+	t.Parallel()
+	need(t, LayerMemory, LayerCPU)
+	r := start(t, "spinall", Limits{CPUs: 1})
+	r.line(t, "spinning", 5*time.Second)
+	s0 := r.p.Snapshot()
+	time.Sleep(300 * time.Millisecond)
+	s1 := r.p.Snapshot()
+	cpu, _ := r.p.CPUTime()
+	if s1.CPU <= s0.CPU || cpu < s1.CPU {
+		t.Fatalf("CPU readings %v, %v, then %v: want them growing", s0.CPU, s1.CPU, cpu)
+	}
+	file := "memory.usage_in_bytes"
+	if r.p.cg.v2[cgMemory] {
+		file = "memory.current"
+	}
+	fresh := r.p.cg.readInt(cgMemory, file)
+	if s1.MemoryBytes <= 0 || fresh <= 0 || s1.MemoryBytes > 2*fresh || fresh > 2*s1.MemoryBytes {
+		t.Fatalf("memory from the open file %d, from a fresh read %d", s1.MemoryBytes, fresh)
+	}
+}

@@ -356,6 +356,10 @@ func (p *Process) Usage() Usage {
 	return u
 }
 
+// CPUTime is the tree's CPU time so far as its cgroup counts it (one pread of a file kept
+// open); ok is false when no cgroup measures it. A move clock polls it.
+func (p *Process) CPUTime() (cpu time.Duration, ok bool) { return p.cg.cpu() }
+
 // Snapshot reads the tree's CPU time and memory now; it costs a couple of small reads, so a
 // host can take one before and after every move.
 func (p *Process) Snapshot() Snapshot {

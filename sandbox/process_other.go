@@ -235,6 +235,9 @@ func (p *Process) Usage() Usage {
 // Snapshot is a reading for diffing around a move; off Linux only the time is known.
 func (p *Process) Snapshot() Snapshot { return Snapshot{At: time.Now()} }
 
+// CPUTime is not measured here: there are no cgroups.
+func (p *Process) CPUTime() (time.Duration, bool) { return 0, false }
+
 // Limits in force.
 func (p *Process) Limits() Limits { return p.limits }
 

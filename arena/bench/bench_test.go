@@ -49,7 +49,7 @@ var wantFigures = map[string][]string{
 	"floor": {"pipe round trip p50", "pipe round trip p99", "unix socket round trip p50", "unix socket round trip p99"},
 	"move": {"Go bot p50", "Go bot p99", "Go bot CPU per move, host", "Go bot CPU per move, bot", "Python bot p50",
 		"Python bot p99", "Python bot CPU per move, host", "Python bot CPU per move, bot", "Go bot p50, no sandbox",
-		"Python bot p50, no sandbox"},
+		"Python bot p50, no sandbox", "Go bot p50, CPU clock"},
 	"start-up": {"spawn /bin/true", "Go bot ready", "Go bot ready: spawn + sandbox", "Go bot ready: to handshake",
 		"Go bot ready: connect", "Go bot ready: TLS + Describe", "Go bot first answer", "Go bot ready, no sandbox", "python3 -c 'import grpc'",
 		"Python bot ready", "Python bot ready: spawn + sandbox", "Python bot ready: to handshake", "Python bot ready: connect",
@@ -57,7 +57,8 @@ var wantFigures = map[string][]string{
 		"Python ready / import grpc"},
 	"matches": {"dynamite 100 rounds, Go vs Go", "Go match / (rounds x move p50)", "dynamite 100 rounds, Python vs Python",
 		"dynamite 100 rounds, in-process house bots (ceiling)", "finger 20 games, Go random vs Go random",
-		"finger 20 games, Python vs Python", "finger 20 games, in-process house bots (ceiling)"},
+		"finger 20 games, Python vs Python", "finger 20 games, in-process house bots (ceiling)",
+		"dynamite 100 rounds, Python in-process loop", "Python match / in-process loop"},
 	"languages": {"Go stdio bot p50", "Go stdio bot ready", "JavaScript stdio bot p50", "JavaScript stdio bot ready",
 		"C++ stdio bot p50", "C++ stdio bot ready", "Rust stdio bot p50", "Rust stdio bot ready", "Java stdio bot p50",
 		"Java stdio bot ready", "TypeScript native bot p50", "TypeScript native bot ready", "stdio bridge adds per move"},
@@ -198,7 +199,9 @@ func launchOrSkip(b *testing.B, rel string) *host.Bot {
 	return bot
 }
 
-func benchMove(b *testing.B, rel string) {
+func benchMove(b *testing.B, rel string) { benchMoveClock(b, rel, false) }
+
+func benchMoveClock(b *testing.B, rel string, cpu bool) {
 	bot := launchOrSkip(b, rel)
 	defer bot.Close()
 	ctx := context.Background()
@@ -207,6 +210,7 @@ func benchMove(b *testing.B, rel string) {
 		b.Fatal(err)
 	}
 	defer m.Close()
+	m.CPU = cpu
 	var s Sample
 	for b.Loop() {
 		d, err := m.Move(ctx)
@@ -221,6 +225,9 @@ func benchMove(b *testing.B, rel string) {
 
 func BenchmarkGoMove(b *testing.B)     { benchMove(b, GoBot) }
 func BenchmarkPythonMove(b *testing.B) { benchMove(b, PythonBot) }
+
+// BenchmarkGoMoveCPUClock is BenchmarkGoMove through the CPU clock (Seat.ActCPU).
+func BenchmarkGoMoveCPUClock(b *testing.B) { benchMoveClock(b, GoBot, true) }
 
 func benchStart(b *testing.B, rel string) {
 	launchOrSkip(b, rel).Close() // builds the bot, checks it starts

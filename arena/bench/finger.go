@@ -25,7 +25,7 @@ func PlayFinger(ctx context.Context, a, b match.Player, games int) (*match.Resul
 	id := fmt.Sprintf("bench-finger-%d", matchSeq.Add(1))
 	cfg := game.Config{Seed: uint64(matchSeq.Load()), Players: []game.Player{{Name: "a"}, {Name: "b"}},
 		Params: map[string]string{"games": fmt.Sprint(games)}}
-	res, err := match.Run(ctx, finger.Spec, cfg, []match.Player{a, b}, match.Options{MatchID: id, Deadline: 5 * time.Second})
+	res, err := match.Run(ctx, finger.Spec, cfg, []match.Player{a, b}, match.Options{MatchID: id, Deadline: 5 * time.Second, Clock: match.ClockCPU})
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sync"
@@ -23,7 +24,8 @@ type elapsedRecorder struct{ s Sample }
 
 func (r *elapsedRecorder) Step(_ int, answers []game.Answer) {
 	for _, a := range answers {
-		r.s = append(r.s, a.Elapsed)
+		// Wall time: under the CPU clock Elapsed is what the move was charged.
+		r.s = append(r.s, cmp.Or(a.Wall, a.Elapsed))
 	}
 }
 
@@ -33,7 +35,7 @@ func PlayDynamite(ctx context.Context, a, b match.Player, rounds int) (*match.Re
 	rec := &elapsedRecorder{s: make(Sample, 0, 2*rounds)}
 	id := fmt.Sprintf("bench-%d", matchSeq.Add(1))
 	res, err := match.Run(ctx, dynamite.Spec, dynamiteConfig(rounds), []match.Player{a, b},
-		match.Options{MatchID: id, Deadline: 5 * time.Second, Recorder: rec})
+		match.Options{MatchID: id, Deadline: 5 * time.Second, Recorder: rec, Clock: match.ClockCPU})
 	if err != nil {
 		return nil, nil, err
 	}

@@ -33,6 +33,8 @@ type Mover struct {
 	n     int
 	ans   []game.Answer
 	match int
+	// CPU asks through Seat.ActCPU (the CPU clock) instead of Seat.Act.
+	CPU bool
 }
 
 // NewMover opens a seat on bot.
@@ -73,8 +75,14 @@ func (m *Mover) Move(ctx context.Context) (time.Duration, error) {
 	m.step++
 	m.eng.Observe(0, &m.req)
 	m.req.Step, m.req.DeadlineMs = m.step, 1000
+	var resp *arenav1.ActResponse
+	var err error
 	t0 := time.Now()
-	resp, err := m.seat.Act(&m.req, 5*time.Second)
+	if m.CPU {
+		resp, _, err = m.seat.ActCPU(&m.req, 5*time.Second, 15*time.Second)
+	} else {
+		resp, err = m.seat.Act(&m.req, 5*time.Second)
+	}
 	el := time.Since(t0)
 	if err != nil {
 		return 0, fmt.Errorf("bot %s: move %d: %w", m.bot.Name, m.step, err)

@@ -27,6 +27,8 @@ type launcher struct {
 const (
 	GoBot     = "bots/bench/cmd/rock"
 	PythonBot = "examples/python/dynamite/bot.py"
+	// PythonLoop plays two PythonBots in one Python process (the original harness's way).
+	PythonLoop = "bots/bench/python/inprocess.py"
 )
 
 func (l *launcher) launch(ctx context.Context, rel string) (*host.Bot, error) {

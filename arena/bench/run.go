@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"runtime"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -231,9 +232,13 @@ func (r *runner) moves(ctx context.Context) error {
 		c := cpu{(selfCPU() - h0) / moves, (cpuTime(b.Pid()) - b0) / moves}
 		return s, rssTree(b.Pid()), c, err
 	}
-	cpuFigures := func(who string, c cpu) {
+	cpuFigures := func(who string, c cpu, botTarget time.Duration) {
 		r.dur("move", who+" CPU per move, host", c.host, "all host threads / moves (warm-up included)")
+		r.target("<= 70us", c.host <= 70*time.Microsecond)
 		r.dur("move", who+" CPU per move, bot", c.bot, "bot process tree / moves (10 ms ticks)")
+		if botTarget > 0 {
+			r.target("<= "+fmtDur(botTarget), c.bot <= botTarget)
+		}
 	}
 	gs, grss, gcpu, err := measure(GoBot, r.sz.goMoves, host.Options{})
 	if err != nil {
@@ -241,9 +246,16 @@ func (r *runner) moves(ctx context.Context) error {
 	}
 	r.goP50 = gs.P50()
 	r.dur("move", "Go bot p50", gs.P50(), "dynamite move the engine built, host.Seat.Act")
-	r.target("<= 12x pipe", float64(gs.P50()) <= 12*float64(r.pipe))
+	r.target("<= 5x pipe", float64(gs.P50()) <= 5*float64(r.pipe))
 	r.dur("move", "Go bot p99", gs.P99(), "")
-	cpuFigures("Go bot", gcpu)
+	cpuFigures("Go bot", gcpu, 0)
+	// The CPU clock's own cost: the same moves through host.Seat.ActCPU (two cgroup reads
+	// and a poll timer per move).
+	if cs, err := r.cpuClockMoves(ctx, r.sz.goMoves); err != nil {
+		r.missing("move", "Go bot p50, CPU clock", firstLine(err.Error()))
+	} else {
+		r.dur("move", "Go bot p50, CPU clock", cs.P50(), "same moves through Seat.ActCPU (cgroup reads around each move)")
+	}
 	ps, prss, pcpu, err := measure(PythonBot, r.sz.pyMoves, host.Options{})
 	if err != nil {
 		r.pyErr = fmt.Errorf("Python bot %s: %s", PythonBot, firstLine(err.Error()))
@@ -253,9 +265,9 @@ func (r *runner) moves(ctx context.Context) error {
 		r.missing("move", "Python bot CPU per move, bot", r.pyErr.Error())
 	} else {
 		r.dur("move", "Python bot p50", ps.P50(), "")
-		r.target("<= 40x pipe", float64(ps.P50()) <= 40*float64(r.pipe))
+		r.target("<= 10x pipe", float64(ps.P50()) <= 10*float64(r.pipe))
 		r.dur("move", "Python bot p99", ps.P99(), "")
-		cpuFigures("Python bot", pcpu)
+		cpuFigures("Python bot", pcpu, 150*time.Microsecond)
 	}
 	// The same moves without the sandbox's layers (host.Options.Unconfined), to show its cost.
 	bare := host.Options{Unconfined: true}
@@ -388,11 +400,43 @@ func (r *runner) startup(ctx context.Context) error {
 	if gerr == nil {
 		x := float64(pr.P50()) / float64(grpcImport.P50())
 		r.add(Figure{Section: "start-up", Name: "Python ready / import grpc", Value: x, Unit: "x"})
-		r.target("< 1.5x", x < 1.5)
+		r.target("<= 1.2x", x <= 1.2)
 	} else {
 		r.missing("start-up", "Python ready / import grpc", "no python3 -c 'import grpc' figure")
 	}
 	return nil
+}
+
+// cpuClockMoves times n Go moves through the CPU clock's Seat.ActCPU.
+func (r *runner) cpuClockMoves(ctx context.Context, n int) (Sample, error) {
+	b, err := r.l.launchWith(ctx, GoBot, host.Options{})
+	if err != nil {
+		return nil, err
+	}
+	defer b.Close()
+	m, err := NewMover(ctx, b)
+	if err != nil {
+		return nil, err
+	}
+	defer m.Close()
+	m.CPU = true
+	return measureMoves(ctx, m, n)
+}
+
+// pythonLoop times one match of two PythonBots played by a plain loop in one Python process.
+// Both files are the arena's own (its example bot and the bench's loop), not submissions.
+func (r *runner) pythonLoop(ctx context.Context, rounds int) (time.Duration, error) {
+	reps := max(3, r.sz.inMatches/4)
+	out, err := exec.CommandContext(ctx, r.python(), r.cfg.Root+"/"+PythonLoop, r.cfg.Root+"/"+PythonBot,
+		fmt.Sprint(rounds), fmt.Sprint(reps)).CombinedOutput()
+	if err != nil {
+		return 0, fmt.Errorf("%s: %v: %s", PythonLoop, err, out)
+	}
+	sec, err := strconv.ParseFloat(strings.TrimSpace(string(out)), 64)
+	if err != nil {
+		return 0, fmt.Errorf("%s printed %q, not seconds", PythonLoop, out)
+	}
+	return time.Duration(sec * float64(time.Second)), nil
 }
 
 func (r *runner) python() string {
@@ -437,6 +481,17 @@ func (r *runner) matches(ctx context.Context) error {
 			return err
 		}
 		rate("Python vs Python", pm, "bots started before the clock")
+		// The ceiling a user of the original harness compares with: the same two bots in one
+		// Python process, played by a plain loop (bots/bench/python/inprocess.py).
+		loop, err := r.pythonLoop(ctx, rounds)
+		if err != nil {
+			r.missing("matches", name("Python in-process loop"), firstLine(err.Error()))
+		} else {
+			r.dur("matches", name("Python in-process loop"), loop, "the same two bots in one Python process, no gRPC ("+PythonLoop+")")
+			x := float64(pm.PerMatch.P50()) / float64(loop)
+			r.add(Figure{Section: "matches", Name: "Python match / in-process loop", Value: x, Unit: "x"})
+			r.target("<= 4x", x <= 4)
+		}
 	}
 	a, b := InProcessPair()
 	im, err := playSeries(ctx, a, b, r.sz.inMatches, rounds)

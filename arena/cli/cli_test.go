@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/botarena/arena/arena/cli"
+	"github.com/botarena/arena/sandbox"
 )
 
 const root = "../.."
@@ -46,6 +47,11 @@ func TestBadInputGetsClearErrors(t *testing.T) {
 			[]string{"does not exist"}},
 		{"corrupt replay", []string{"replay", garbage}, 1, []string{"not a readable replay file", "replay.json"}},
 		{"missing replay", []string{"replay", filepath.Join(dir, "none.json")}, 1, []string{"cannot open replay"}},
+		{"unknown clock mode", []string{"play", "dynamite", "--clock-mode", "cputime", paper, paper}, 2,
+			[]string{"--clock-mode", `unknown clock mode "cputime"`, "use cpu"}},
+		{"bench --with alone", []string{"bench", "--with", garbage}, 2, []string{"--with needs --compare"}},
+		{"bench --compare a broken report", []string{"bench", "--compare", garbage, "--with", garbage}, 1,
+			[]string{"not an arena bench report", "arena bench --json"}},
 	}
 	t.Cleanup(func() {
 		if _, err := os.Stat(filepath.Join(dir, "t.db")); err == nil {
@@ -85,6 +91,14 @@ func TestPlayThenReplay(t *testing.T) {
 		filepath.Join(root, "bots/dynamite/cmd/paper"), filepath.Join(root, "bots/dynamite/cmd/scissors"))
 	if code != 0 || !strings.Contains(out, "scissors wins 30-0") || !strings.Contains(out, "no faults") || !strings.Contains(out, "dynamite used") {
 		t.Fatalf("play (exit %d):\n%s", code, out)
+	}
+	// The clock is the CPU clock wherever cgroups count CPU time, and the replay says so.
+	clock := "wall"
+	if sandbox.Probe().Active(sandbox.LayerCPU) {
+		clock = "cpu"
+	}
+	if b, err := os.ReadFile(rp); !strings.Contains(out, "(seed 3, "+clock+" clock)") || err != nil || !strings.Contains(string(b), `"clock":"`+clock+`"`) {
+		t.Fatalf("want the %s clock in the output and the replay (%v):\n%s", clock, err, out)
 	}
 	code, out = run(t, "replay", rp)
 	if code != 0 || !strings.Contains(out, "the recorded result is confirmed") || !strings.Contains(out, "DYNAMITE_MOVE_SCISSORS") {

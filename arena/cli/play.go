@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -44,6 +45,7 @@ func newPlay() *cobra.Command {
 	timeFlags(cmd.Flags(), &deadline, &startTimeout, &startDeadline, &endDeadline)
 	cmd.Flags().StringVar(&replayPath, "replay", "", "write the match record to this file (replay it with 'arena replay FILE')")
 	cmd.Flags().StringVar(&matchID, "match-id", "", "match id sent to the bots (default: generated)")
+	clock := clockFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&measure, "measure-moves", true, "measure each bot's CPU time and memory around every move (into the result and the replay)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		spec, err := game.Lookup(args[0])
@@ -69,10 +71,15 @@ func newPlay() *cobra.Command {
 		if matchID == "" {
 			matchID = fmt.Sprintf("%s-%d", spec.Name, cfg.Seed)
 		}
-		opt := match.Options{MatchID: matchID, Deadline: deadline, StartDeadline: startDeadline, EndDeadline: endDeadline, MeasureMoves: measure}
+		clk, err := clock(cmd.ErrOrStderr())
+		if err != nil {
+			return err
+		}
+		opt := match.Options{MatchID: matchID, Deadline: deadline, StartDeadline: startDeadline, EndDeadline: endDeadline, MeasureMoves: measure,
+			Clock: clk.Mode, WallFactor: clk.WallFactor, Bank: clk.Bank}
 		ctx := cmd.Context()
 		out := cmd.OutOrStdout()
-		fmt.Fprintf(out, "%s: %s (seed %d)\n", spec.Name, strings.Join(bots, " vs "), cfg.Seed)
+		fmt.Fprintf(out, "%s: %s (seed %d, %s clock)\n", spec.Name, strings.Join(bots, " vs "), cfg.Seed, clk.Mode)
 		hopt := host.Options{StartTimeout: startTimeout}
 		applyLimits(&hopt)
 		procs, err := players.Launch(ctx, resolver(hopt.Strict), bots, hopt)
@@ -87,6 +94,7 @@ func newPlay() *cobra.Command {
 		var rec *replay.Recorder
 		if replayPath != "" {
 			rec = replay.NewRecorder(spec.Name, matchID, cfg, bots)
+			rec.Rec.Clock = string(clk.Mode)
 			opt.Recorder = rec
 		}
 		res, err := match.Run(ctx, spec, cfg, ps, opt)
@@ -140,8 +148,8 @@ func printResult(out io.Writer, res *match.Result, bots []string, procs []*host.
 			if res.Seats[s].Player != i || st.Moves == 0 {
 				continue
 			}
-			fmt.Fprintf(out, "    seat %d: %d moves, wall mean %v max %v", s, st.Moves,
-				(st.Total / time.Duration(st.Moves)).Round(time.Microsecond), st.Max.Round(time.Microsecond))
+			fmt.Fprintf(out, "    seat %d: %d moves, wall mean %v, charged max %v", s, st.Moves,
+				(cmp.Or(st.Wall, st.Total) / time.Duration(st.Moves)).Round(time.Microsecond), st.Max.Round(time.Microsecond))
 			if st.CPU > 0 {
 				fmt.Fprintf(out, ", cpu mean %v max %v, peak memory %.1f MiB", (st.CPU / time.Duration(st.Moves)).Round(time.Microsecond),
 					st.MaxCPU.Round(time.Microsecond), float64(st.PeakMemory)/(1<<20))
@@ -153,10 +161,10 @@ func printResult(out io.Writer, res *match.Result, bots []string, procs []*host.
 	var total time.Duration
 	for _, s := range res.Stats {
 		moves += s.Moves
-		total += s.Total
+		total += cmp.Or(s.Wall, s.Total)
 	}
 	if moves > 0 {
-		fmt.Fprintf(out, "\n%d steps in %v (%d moves, mean %v per move)\n", res.Steps, res.Duration.Round(time.Millisecond),
+		fmt.Fprintf(out, "\n%d steps in %v (%d moves, mean %v of wall time per move)\n", res.Steps, res.Duration.Round(time.Millisecond),
 			moves, (total / time.Duration(moves)).Round(time.Microsecond))
 	}
 }

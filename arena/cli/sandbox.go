@@ -34,6 +34,7 @@ func newSandbox() *cobra.Command {
 			if err := rep.Write(cmd.OutOrStdout()); err != nil {
 				return err
 			}
+			writeClockReport(cmd.OutOrStdout())
 			// Builds run in the same sandbox; these are what they add.
 			brep := build.Report(build.Options{})
 			if err := brep.Write(cmd.OutOrStdout()); err != nil {

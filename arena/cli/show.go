@@ -139,7 +139,8 @@ func newShow() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(out, "tournament %s (id %d), status %s, seed %d, created %s\n", t.Name, t.ID, shownStatus(t.Status, path), cfg.Seed, t.Created.Local().Format(time.DateTime))
+		fmt.Fprintf(out, "tournament %s (id %d), status %s, seed %d, %s clock, created %s\n", t.Name, t.ID, shownStatus(t.Status, path), cfg.Seed,
+			cfg.ClockMode(), t.Created.Local().Format(time.DateTime))
 		if err := s.WriteTable(out); err != nil {
 			return err
 		}

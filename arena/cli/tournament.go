@@ -18,6 +18,7 @@ import (
 
 	"github.com/botarena/arena/arena/botspec"
 	"github.com/botarena/arena/arena/game"
+	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
 )
@@ -57,6 +58,7 @@ func newTournament() *cobra.Command {
 	rangeVar(f, &table, "table", 0, 0, 100_000, "bots per table in multi-player games (0: all bots at one table)")
 	var startDeadline, endDeadline time.Duration
 	timeFlags(f, &deadline, &startTimeout, &startDeadline, &endDeadline)
+	clock := clockFlags(f)
 	f.BoolVar(&fresh, "fresh", false, "start fresh bot processes for every match instead of reusing each worker's processes")
 	f.BoolVar(&plain, "plain", false, "plain progress lines even on a terminal")
 	f.BoolVar(&measure, "measure-moves", false, "measure each bot's CPU time and memory around every move (into timings and replays)")
@@ -124,7 +126,16 @@ func newTournament() *cobra.Command {
 				return err
 			}
 			id = t.ID
-			fmt.Fprintf(out, "resuming %s (id %d, %s) from %s\n", t.Name, t.ID, t.Game, storePath)
+			tcfg, err := tournament.LoadConfig(t)
+			if err != nil {
+				return err
+			}
+			// The stored clock holds for the rest of the tournament: its matches stay comparable.
+			if ok, why := cpuClock(); tcfg.ClockMode() == match.ClockCPU && !ok {
+				return fmt.Errorf("%w: tournament %s is played on the CPU clock, which this machine cannot give (%s); resume it where cgroups count a bot's CPU time ('arena sandbox check')",
+					ErrNoCPUClock, t.Name, why)
+			}
+			fmt.Fprintf(out, "resuming %s (id %d, %s, %s clock) from %s\n", t.Name, t.ID, t.Game, tcfg.ClockMode(), storePath)
 		} else {
 			if len(args) < 2 {
 				return fmt.Errorf("%w: give a game and at least one bot (or a folder of bots), or --resume NAME", ErrUsage)
@@ -150,13 +161,18 @@ func newTournament() *cobra.Command {
 			if err != nil {
 				return err
 			}
+			clk, err := clock(cmd.ErrOrStderr())
+			if err != nil {
+				return err
+			}
 			cfg := tournament.Config{Game: spec.Name, Params: ps, Seed: seed, Reps: reps, Table: table,
-				Deadline: deadline, StartTimeout: startTimeout, StartDeadline: startDeadline, EndDeadline: endDeadline, Entries: entries}
+				Deadline: deadline, StartTimeout: startTimeout, StartDeadline: startDeadline, EndDeadline: endDeadline, Entries: entries,
+				Clock: string(clk.Mode), WallFactor: clk.WallFactor, Bank: clk.Bank}
 			id, err = tournament.Create(ctx, st, name, cfg)
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(out, "tournament %s (id %d): %s, %d bots, seed %d, store %s\n", name, id, spec.Name, len(entries), seed, storePath)
+			fmt.Fprintf(out, "tournament %s (id %d): %s, %d bots, seed %d, %s clock, store %s\n", name, id, spec.Name, len(entries), seed, clk.Mode, storePath)
 		}
 		q, closeQueue, err := openQueue(ctx, storePath, out)
 		if err != nil {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/botarena/arena/sandbox"
 )
 
 // TestTournamentEveryGameGoAndPython runs a small real tournament of Go and Python bots for
@@ -35,6 +37,11 @@ func TestTournamentEveryGameGoAndPython(t *testing.T) {
 			if code != 0 || !strings.Contains(out, "rank") || strings.Contains(out, "failed 1") {
 				t.Fatalf("tournament (exit %d):\n%s", code, out)
 			}
+			// Every game plays on the CPU clock wherever cgroups count CPU time (realtv's
+			// eleven instances of a script share one process and its cgroup).
+			if sandbox.Probe().Active(sandbox.LayerCPU) && !strings.Contains(out, ", cpu clock,") {
+				t.Fatalf("tournament not on the CPU clock:\n%s", out)
+			}
 			for _, name := range []string{"beatlast", "strong", "collector", "schemer", "python/", "go/"} {
 				if strings.Contains(strings.Join(g.bots, " "), strings.TrimSuffix(name, "/")) && !strings.Contains(out, name) {
 					t.Fatalf("standings do not show %q:\n%s", name, out)
@@ -43,6 +50,10 @@ func TestTournamentEveryGameGoAndPython(t *testing.T) {
 			code, out = run(t, "show", store, "t", "--matches", "--csv", filepath.Join(dir, "s.csv"), "--json", filepath.Join(dir, "s.json"))
 			if code != 0 || !strings.Contains(out, "done") {
 				t.Fatalf("show (exit %d):\n%s", code, out)
+			}
+			// The stored clock, read back.
+			if sandbox.Probe().Active(sandbox.LayerCPU) && !strings.Contains(out, ", cpu clock,") {
+				t.Fatalf("show does not give the stored clock:\n%s", out)
 			}
 			f, err := os.Open(filepath.Join(dir, "s.csv"))
 			if err != nil {

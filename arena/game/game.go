@@ -85,10 +85,13 @@ type Answer struct {
 	Fault  *Fault               `json:"fault,omitempty"`
 	// Order is the arrival rank of this answer among the answers of the same step (0 first).
 	Order int `json:"order"`
-	// Elapsed is the wall time the answer took (charged to a chess clock where a game has one).
+	// Elapsed is the time the answer was charged (to a chess clock where a game has one): its
+	// wall time, or under the CPU clock (match.ClockCPU) the CPU time its bot used.
 	Elapsed time.Duration `json:"elapsed_ns"`
-	// CPU and MemoryBytes are the bot's CPU time during the move and its memory after it, when
-	// the runner measures moves (0 otherwise). Engines must not use them: they are not replayed.
+	// Wall, CPU and MemoryBytes are the move's wall time, the bot's CPU time during the move
+	// and its memory after it, when the runner measures moves (0 otherwise). Engines must not
+	// use them: they are not replayed.
+	Wall        time.Duration `json:"wall_ns,omitempty"`
 	CPU         time.Duration `json:"cpu_ns,omitempty"`
 	MemoryBytes int64         `json:"memory_bytes,omitempty"`
 }

@@ -527,6 +527,8 @@ type Seat struct {
 	timer  *time.Timer
 	timed  atomic.Bool
 	in     arenav1.ActStreamRequest
+	// watch polls a move's CPU time under the CPU clock (ActCPU).
+	watch cpuWatch
 }
 
 func (s *Seat) expire() {
@@ -553,25 +555,30 @@ func (s *Seat) Act(req *arenav1.ActRequest, timeout time.Duration) (*arenav1.Act
 		return nil, ErrTimeout
 	}
 	if err != nil {
-		switch status.Code(err) {
-		case codes.ResourceExhausted, codes.Internal:
-			// The host refused what it read (over the size limits, not protobuf): the bot
-			// is alive and sent it on purpose or by a bug; no need to wait for an exit.
-			s.bot.Kill("sent an answer the host refuses: " + botErr(err).Error())
-		default:
-			// Give the exit watcher a moment so the report says how the process ended.
-			select {
-			case <-s.bot.rn.exited:
-				s.bot.markDead(s.bot.rn.proc.Reason().String())
-			case <-time.After(time.Second):
-			}
-			if s.bot.Alive() {
-				s.bot.Kill("broken connection: " + botErr(err).Error())
-			}
-		}
-		return nil, fmt.Errorf("%w: %s", ErrDead, s.bot.Why())
+		return nil, s.broken(err)
 	}
 	return out.GetAct(), nil
+}
+
+// broken turns a failed call into ErrDead, with how the bot ended where it did.
+func (s *Seat) broken(err error) error {
+	switch status.Code(err) {
+	case codes.ResourceExhausted, codes.Internal:
+		// The host refused what it read (over the size limits, not protobuf): the bot is
+		// alive and sent it on purpose or by a bug; no need to wait for an exit.
+		s.bot.Kill("sent an answer the host refuses: " + botErr(err).Error())
+	default:
+		// Give the exit watcher a moment so the report says how the process ended.
+		select {
+		case <-s.bot.rn.exited:
+			s.bot.markDead(s.bot.rn.proc.Reason().String())
+		case <-time.After(time.Second):
+		}
+		if s.bot.Alive() {
+			s.bot.Kill("broken connection: " + botErr(err).Error())
+		}
+	}
+	return fmt.Errorf("%w: %s", ErrDead, s.bot.Why())
 }
 
 // Snapshot reads the bot's CPU time and memory (see Bot.Snapshot).

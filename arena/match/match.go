@@ -42,6 +42,55 @@ var (
 	ErrDead    = game.ErrDead
 )
 
+// ClockMode says what a move's time is.
+type ClockMode string
+
+// The clock modes.
+const (
+	// ClockWall charges a move the wall time from request to answer (the zero value's mode).
+	ClockWall ClockMode = "wall"
+	// ClockCPU charges a move the CPU time its bot's own processes (its cgroup) used, so a
+	// busy machine costs no bot anything; the wall time is capped at WallFactor x the limit.
+	ClockCPU ClockMode = "cpu"
+)
+
+// ParseClockMode reads a --clock-mode value.
+func ParseClockMode(s string) (ClockMode, error) {
+	switch ClockMode(s) {
+	case ClockWall, ClockCPU:
+		return ClockMode(s), nil
+	}
+	return "", fmt.Errorf("unknown clock mode %q: use cpu (each move charged its bot's CPU time) or wall", s)
+}
+
+// Proto is the mode as the wire names it.
+func (m ClockMode) Proto() arenav1.ClockMode {
+	if m == ClockCPU {
+		return arenav1.ClockMode_CLOCK_MODE_CPU
+	}
+	return arenav1.ClockMode_CLOCK_MODE_WALL
+}
+
+// DefaultWallFactor is the CPU clock's wall-time backstop, as a multiple of a move's limit: a
+// bot that sleeps or blocks is stopped there, and a bot using one core never gets near it.
+const DefaultWallFactor = 3
+
+// Usage is what one move used.
+type Usage struct {
+	CPU, Wall time.Duration
+	// OverCPU is set when the move was stopped for its CPU time (not its wall cap).
+	OverCPU bool
+}
+
+// CPUConn is a Conn that can charge a move its bot's CPU time: ActCPU stops the move once its
+// bot has used more than cpu of CPU time or the move more than wall of wall time (either is a
+// timeout wrapping ErrTimeout) and says what the move used, whatever the outcome.
+type CPUConn interface {
+	ActCPU(req *arenav1.ActRequest, cpu, wall time.Duration) (*arenav1.ActResponse, Usage, error)
+	// MeasuresCPU reports whether the bot's CPU time can be read (a cgroup measures it).
+	MeasuresCPU() bool
+}
+
 // Measurer is implemented by connections that can read their bot's CPU time and memory
 // cheaply; the runner diffs two readings around each move when Options.MeasureMoves is set.
 type Measurer interface {
@@ -73,6 +122,17 @@ type Options struct {
 	// MeasureMoves reads each bot's CPU time and memory around every move (two small reads
 	// per move; for a process holding several seats at once the readings overlap).
 	MeasureMoves bool
+	// Clock is what a move's time is (default ClockWall). Under ClockCPU, Deadline is each
+	// move's CPU budget and every seat whose connection measures CPU (CPUConn) is charged its
+	// bot's CPU time; other seats (bots in the host's process) keep wall time. Every move's
+	// CPU and wall time are then recorded whatever MeasureMoves says (memory only with it).
+	Clock ClockMode
+	// WallFactor is the CPU clock's wall-time cap as a multiple of a move's limit (default
+	// DefaultWallFactor).
+	WallFactor float64
+	// Bank is each seat's overage bank (0: none): a move may run past its budget by what is
+	// left of the bank, which then shrinks by the overrun (Kaggle's remainingOverageTime).
+	Bank time.Duration
 }
 
 // Defaults for Options.
@@ -93,7 +153,11 @@ type SeatStats struct {
 	Total time.Duration `json:"total_ns"`
 	Max   time.Duration `json:"max_ns"`
 	// CPU totals and peaks, when moves are measured.
-	CPU        time.Duration `json:"cpu_ns,omitempty"`
+	CPU time.Duration `json:"cpu_ns,omitempty"`
+	// Wall is the moves' total wall time (Total is what they were charged).
+	Wall time.Duration `json:"wall_ns,omitempty"`
+	// BankLeft is what remained of the overage bank at the end (when there was one).
+	BankLeft   time.Duration `json:"bank_left_ns,omitempty"`
 	MaxCPU     time.Duration `json:"max_cpu_ns,omitempty"`
 	PeakMemory int64         `json:"peak_memory_bytes,omitempty"`
 }
@@ -113,8 +177,12 @@ type seatState struct {
 	player    Player
 	openFault *game.Fault
 	clockLeft time.Duration
-	req       arenav1.ActRequest
-	stats     SeatStats
+	bankLeft  time.Duration
+	// share is how many seats of this seat's process act in the current step: their moves
+	// overlap on one cgroup, so each is charged its reading divided by share.
+	share int
+	req   arenav1.ActRequest
+	stats SeatStats
 }
 
 // Run plays one match to the end. Only engine bugs and cancellation are errors.
@@ -131,6 +199,13 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 	if opt.TailLines <= 0 {
 		opt.TailLines = 5
 	}
+	if opt.Clock == "" {
+		opt.Clock = ClockWall
+	}
+	if opt.WallFactor < 1 {
+		opt.WallFactor = DefaultWallFactor
+	}
+	opt.Bank = max(opt.Bank, 0)
 	if len(players) != len(cfg.Players) {
 		return nil, fmt.Errorf("match: %d players for %d configured", len(players), len(cfg.Players))
 	}
@@ -181,10 +256,11 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 	}
 	sreqs := make([]*arenav1.StartRequest, len(seatList))
 	for i, s := range seatList {
-		st := &seatState{player: players[s.Player], clockLeft: clock}
-		st.req.MatchId, st.req.Seat = opt.MatchID, int32(i)
+		st := &seatState{player: players[s.Player], clockLeft: clock, bankLeft: opt.Bank, share: 1}
+		st.req.MatchId, st.req.Seat, st.req.ClockMode = opt.MatchID, int32(i), opt.Clock.Proto()
 		sreqs[i] = &arenav1.StartRequest{MatchId: opt.MatchID, Seat: int32(i), Game: spec.Name, Players: names,
-			DeadlineMs: opt.Deadline.Milliseconds(), ClockMs: clockMs}
+			DeadlineMs: opt.Deadline.Milliseconds(), ClockMs: clockMs, ClockMode: opt.Clock.Proto(),
+			BankMs: opt.Bank.Milliseconds(), WallCapMs: opt.wallCap(opt.Deadline + opt.Bank).Milliseconds()}
 		eng.Setup(i, sreqs[i])
 		seats[i] = st
 	}
@@ -223,6 +299,9 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 		// at once, the last one from this goroutine.
 		for _, s := range pending {
 			eng.Observe(s, &seats[s].req)
+		}
+		if opt.Clock == ClockCPU {
+			shareSeats(seatList, seats, pending)
 		}
 		last := len(pending) - 1
 		for i, s := range pending[:last] {
@@ -280,6 +359,27 @@ func (st *seatState) open(ctx context.Context, req *arenav1.StartRequest, deadli
 	}
 }
 
+// shareSeats counts, for every pending seat, the pending seats of its own process.
+func shareSeats(seatList []game.Seat, seats []*seatState, pending []int) {
+	for _, s := range pending {
+		n := 0
+		for _, o := range pending {
+			if seatList[o].Player == seatList[s].Player {
+				n++
+			}
+		}
+		seats[s].share = n
+	}
+}
+
+// wallCap is the wall time a move with this limit may take.
+func (o Options) wallCap(limit time.Duration) time.Duration {
+	if o.Clock != ClockCPU {
+		return limit
+	}
+	return time.Duration(float64(limit) * o.WallFactor)
+}
+
 // send asks one seat and fills out; it touches only this seat's state.
 func send(gameName string, st *seatState, seat int, step int64, opt Options, out *game.Answer, order *atomic.Int32) {
 	out.Seat = seat
@@ -292,52 +392,83 @@ func send(gameName string, st *seatState, seat int, step int64, opt Options, out
 		out.Order = int(order.Add(1) - 1)
 		return
 	}
-	timeout := opt.Deadline
+	// The move's limit: its budget plus what is left of the bank, and never past the clock.
+	budget := opt.Deadline
+	limit := budget + st.bankLeft
 	clocked := st.clockLeft > 0
-	if clocked && st.clockLeft < timeout {
-		timeout = st.clockLeft
+	if clocked && st.clockLeft < limit {
+		limit = st.clockLeft
 	}
+	cpuConn, _ := st.conn.(CPUConn)
+	byCPU := opt.Clock == ClockCPU && cpuConn != nil && cpuConn.MeasuresCPU()
 	req := &st.req
 	req.Step = step
-	req.DeadlineMs = timeout.Milliseconds()
+	req.DeadlineMs = min(budget, limit).Milliseconds()
+	req.BudgetUs = min(budget, limit).Microseconds()
+	req.BankRemainingUs = st.bankLeft.Microseconds()
+	req.WallCapMs = opt.wallCap(limit).Milliseconds()
 	if clocked {
 		req.ClockRemainingMs = st.clockLeft.Milliseconds()
 	}
-	var meter Measurer
-	var cpu0 time.Duration
-	if opt.MeasureMoves {
-		if m, ok := st.conn.(Measurer); ok {
-			meter = m
-			cpu0, _ = m.Snapshot()
+	var resp *arenav1.ActResponse
+	var err error
+	var used Usage
+	if byCPU {
+		// Several seats of one process acting at once share its cgroup: the process may use
+		// their limits together.
+		share := time.Duration(max(st.share, 1))
+		resp, used, err = cpuConn.ActCPU(req, limit*share, opt.wallCap(limit))
+		used.CPU /= share
+		// Memory is a file read of its own (about 20 us against 1 us for the CPU counter):
+		// only when moves are measured.
+		if m, ok := st.conn.(Measurer); ok && opt.MeasureMoves {
+			_, out.MemoryBytes = m.Snapshot()
+		}
+	} else {
+		var meter Measurer
+		var cpu0 time.Duration
+		if opt.MeasureMoves {
+			if m, ok := st.conn.(Measurer); ok {
+				meter = m
+				cpu0, _ = m.Snapshot()
+			}
+		}
+		t0 := time.Now()
+		resp, err = st.conn.Act(req, limit)
+		used.Wall = time.Since(t0)
+		if meter != nil && err == nil {
+			var cpu1 time.Duration
+			cpu1, out.MemoryBytes = meter.Snapshot()
+			used.CPU = cpu1 - cpu0
 		}
 	}
-	t0 := time.Now()
-	resp, err := st.conn.Act(req, timeout)
-	el := time.Since(t0)
-	if meter != nil && err == nil {
-		cpu1, mem := meter.Snapshot()
-		out.CPU, out.MemoryBytes = cpu1-cpu0, mem
-		st.stats.CPU += out.CPU
-		st.stats.MaxCPU = max(st.stats.MaxCPU, out.CPU)
-		st.stats.PeakMemory = max(st.stats.PeakMemory, mem)
+	charged := used.Wall
+	if byCPU {
+		charged = used.CPU
 	}
+	out.CPU, out.Wall = used.CPU, used.Wall
+	st.stats.CPU += out.CPU
+	st.stats.MaxCPU = max(st.stats.MaxCPU, out.CPU)
+	st.stats.PeakMemory = max(st.stats.PeakMemory, out.MemoryBytes)
 	out.Order = int(order.Add(1) - 1)
-	out.Elapsed = el
+	out.Elapsed = charged
 	st.stats.Moves++
-	st.stats.Total += el
-	if el > st.stats.Max {
-		st.stats.Max = el
-	}
+	st.stats.Total += charged
+	st.stats.Wall += used.Wall
+	st.stats.Max = max(st.stats.Max, charged)
 	if clocked {
-		st.clockLeft -= el
+		st.clockLeft -= charged
 	}
+	if over := charged - budget; over > 0 && st.bankLeft > 0 {
+		st.bankLeft = max(st.bankLeft-over, 0)
+	}
+	st.stats.BankLeft = st.bankLeft
+	// Under the CPU clock an answer that arrived after its limit was spent (between two of
+	// the host's readings) is late, as a timed-out one is; wall time is the host's timer's.
+	late := byCPU && err == nil && charged > limit
 	switch {
-	case errors.Is(err, ErrTimeout):
-		what := fmt.Sprintf("no answer within %v", timeout)
-		if clocked && timeout < opt.Deadline {
-			what = "its clock ran out"
-		}
-		out.Fault = &game.Fault{Kind: game.FaultTimeout, Detail: what}
+	case errors.Is(err, ErrTimeout) || late:
+		out.Action, out.Fault = nil, &game.Fault{Kind: game.FaultTimeout, Detail: timeoutText(opt, byCPU, clocked, used, budget, limit, st)}
 	case err != nil:
 		out.Fault = &game.Fault{Kind: game.FaultCrash, Detail: crashText(st.player, err, opt.TailLines)}
 	default:
@@ -346,6 +477,27 @@ func send(gameName string, st *seatState, seat int, step int64, opt Options, out
 			out.Action, out.Fault = nil, &game.Fault{Kind: game.FaultTimeout, Detail: "its clock ran out"}
 		}
 	}
+}
+
+// timeoutText says which limit a move overran.
+func timeoutText(opt Options, byCPU, clocked bool, used Usage, budget, limit time.Duration, st *seatState) string {
+	clockOut := clocked && st.clockLeft <= 0 && limit < budget+opt.Bank
+	switch {
+	case clockOut:
+		return "its clock ran out"
+	case byCPU && !used.OverCPU && used.CPU <= limit:
+		return fmt.Sprintf("no answer within the wall-time cap of %v (it had used %v of CPU time; budget %v)",
+			opt.wallCap(limit), used.CPU.Round(time.Microsecond), budget)
+	case byCPU:
+		what := fmt.Sprintf("used %v of CPU time, over its budget of %v", used.CPU.Round(time.Microsecond), budget)
+		if opt.Bank > 0 {
+			what += " and its overage bank"
+		}
+		return what
+	case opt.Bank > 0:
+		return fmt.Sprintf("no answer within %v (its budget of %v and its overage bank)", limit, budget)
+	}
+	return fmt.Sprintf("no answer within %v", limit)
 }
 
 func crashText(p Player, err error, n int) string {

@@ -48,13 +48,24 @@ func (p Process) Open(ctx context.Context, req *arenav1.StartRequest, timeout ti
 	return processSeat{s}, nil
 }
 
-// processSeat is a host seat as a match.Conn: the host's errors are the runner's
-// (game.ErrTimeout, game.ErrDead), so they pass as they are.
+// processSeat is a host seat as a match.Conn (and match.CPUConn): the host's errors are the
+// runner's (game.ErrTimeout, game.ErrDead), so they pass as they are.
 type processSeat struct{ s *host.Seat }
+
+var _ match.CPUConn = processSeat{}
 
 func (c processSeat) Act(req *arenav1.ActRequest, timeout time.Duration) (*arenav1.ActResponse, error) {
 	return c.s.Act(req, timeout)
 }
+
+// ActCPU charges the move its bot's CPU time (the runner's CPU clock).
+func (c processSeat) ActCPU(req *arenav1.ActRequest, cpu, wall time.Duration) (*arenav1.ActResponse, match.Usage, error) {
+	resp, u, err := c.s.ActCPU(req, cpu, wall)
+	return resp, match.Usage{CPU: u.CPU, Wall: u.Wall, OverCPU: u.OverCPU}, err
+}
+
+// MeasuresCPU reports whether the bot's cgroup counts its CPU time.
+func (c processSeat) MeasuresCPU() bool { return c.s.MeasuresCPU() }
 
 // Snapshot lets the runner measure moves.
 func (c processSeat) Snapshot() (time.Duration, int64) { return c.s.Snapshot() }

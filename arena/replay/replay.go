@@ -28,9 +28,12 @@ var ErrFormat = errors.New("not a readable replay file")
 
 // Answer is one recorded answer.
 type Answer struct {
-	Seat    int             `json:"seat"`
-	Order   int             `json:"order"`
+	Seat  int `json:"seat"`
+	Order int `json:"order"`
+	// Elapsed is what the move was charged (its wall time, or its CPU time under the CPU
+	// clock); Wall and CPU are both measures, when the runner measured the move.
 	Elapsed int64           `json:"elapsed_us"`
+	Wall    int64           `json:"wall_us,omitempty"`
 	CPU     int64           `json:"cpu_us,omitempty"`
 	Memory  int64           `json:"memory_bytes,omitempty"`
 	Action  json.RawMessage `json:"action,omitempty"`
@@ -53,6 +56,8 @@ type Record struct {
 	Started time.Time     `json:"started"`
 	Steps   []Step        `json:"steps"`
 	Outcome *game.Outcome `json:"outcome,omitempty"`
+	// Clock is what a move's time was ("cpu" or "wall"; empty in older records: wall).
+	Clock string `json:"clock,omitempty"`
 	// Extra holds what the runner measured (per-seat timings, exit reasons).
 	Extra map[string]any `json:"extra,omitempty"`
 }
@@ -76,7 +81,7 @@ func (r *Recorder) Step(n int, answers []game.Answer) {
 	st := Step{N: n, Answers: make([]Answer, len(answers))}
 	for i, a := range answers {
 		ra := Answer{Seat: a.Seat, Order: a.Order, Elapsed: a.Elapsed.Microseconds(), Fault: a.Fault,
-			CPU: a.CPU.Microseconds(), Memory: a.MemoryBytes}
+			Wall: a.Wall.Microseconds(), CPU: a.CPU.Microseconds(), Memory: a.MemoryBytes}
 		if a.Action != nil {
 			b, err := mo.Marshal(a.Action)
 			if err != nil {

@@ -397,7 +397,10 @@ func play(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Command, 
 		return store.Finish{}, "", err
 	}
 	rec := replay.NewRecorder(spec.Name, m.MatchID, gcfg, names)
-	mopt := match.Options{MatchID: m.MatchID, Deadline: cfg.Deadline, StartDeadline: cfg.StartDeadline, EndDeadline: cfg.EndDeadline, ClockMs: cfg.ClockMs, Recorder: rec, MeasureMoves: opt.MeasureMoves}
+	rec.Rec.Clock = string(cfg.ClockMode())
+	mopt := match.Options{MatchID: m.MatchID, Deadline: cfg.Deadline, StartDeadline: cfg.StartDeadline, EndDeadline: cfg.EndDeadline,
+		ClockMs: cfg.ClockMs, Recorder: rec, MeasureMoves: opt.MeasureMoves,
+		Clock: cfg.ClockMode(), WallFactor: cfg.WallFactor, Bank: cfg.Bank}
 	res, err := match.Run(ctx, spec, gcfg, ps, mopt)
 	if err != nil {
 		return store.Finish{}, "", err

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/botarena/arena/arena/game"
+	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/store"
 )
 
@@ -28,8 +29,14 @@ type Config struct {
 	StartDeadline time.Duration `json:"start_deadline_ns,omitempty"`
 	EndDeadline   time.Duration `json:"end_deadline_ns,omitempty"`
 	// ClockMs overrides the game's per-seat clock (0: game default).
-	ClockMs int64   `json:"clock_ms,omitempty"`
-	Entries []Entry `json:"entries"`
+	ClockMs int64 `json:"clock_ms,omitempty"`
+	// Clock is what a move's time is ("cpu" or "wall"; empty in tournaments made before the
+	// CPU clock, which were played on wall time), with the CPU clock's wall cap factor and
+	// each seat's overage bank: fixed for the tournament, so --resume plays on alike.
+	Clock      string        `json:"clock,omitempty"`
+	WallFactor float64       `json:"wall_factor,omitempty"`
+	Bank       time.Duration `json:"bank_ns,omitempty"`
+	Entries    []Entry       `json:"entries"`
 }
 
 // MatchSeed derives a match's seed from the tournament seed and the match id (63 bits, so it
@@ -214,4 +221,12 @@ func appendUnique(s []string, v string) []string {
 		}
 	}
 	return append(s, v)
+}
+
+// ClockMode is the tournament's move clock (wall for one stored before there was a choice).
+func (c Config) ClockMode() match.ClockMode {
+	if c.Clock == string(match.ClockCPU) {
+		return match.ClockCPU
+	}
+	return match.ClockWall
 }

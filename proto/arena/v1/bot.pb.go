@@ -29,6 +29,60 @@ const (
 	_ = protoimpl.EnforceVersion(protoimpl.MaxVersion - 20)
 )
 
+// ClockMode says what a move's time is.
+type ClockMode int32
+
+const (
+	// An older host: wall time.
+	ClockMode_CLOCK_MODE_UNSPECIFIED ClockMode = 0
+	// Wall time from the request being sent to the answer arriving.
+	ClockMode_CLOCK_MODE_WALL ClockMode = 1
+	// The CPU time the bot's own processes (its cgroup) used during the move: what other
+	// processes on the machine do cannot cost it anything.
+	ClockMode_CLOCK_MODE_CPU ClockMode = 2
+)
+
+// Enum value maps for ClockMode.
+var (
+	ClockMode_name = map[int32]string{
+		0: "CLOCK_MODE_UNSPECIFIED",
+		1: "CLOCK_MODE_WALL",
+		2: "CLOCK_MODE_CPU",
+	}
+	ClockMode_value = map[string]int32{
+		"CLOCK_MODE_UNSPECIFIED": 0,
+		"CLOCK_MODE_WALL":        1,
+		"CLOCK_MODE_CPU":         2,
+	}
+)
+
+func (x ClockMode) Enum() *ClockMode {
+	p := new(ClockMode)
+	*p = x
+	return p
+}
+
+func (x ClockMode) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (ClockMode) Descriptor() protoreflect.EnumDescriptor {
+	return file_arena_v1_bot_proto_enumTypes[0].Descriptor()
+}
+
+func (ClockMode) Type() protoreflect.EnumType {
+	return &file_arena_v1_bot_proto_enumTypes[0]
+}
+
+func (x ClockMode) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use ClockMode.Descriptor instead.
+func (ClockMode) EnumDescriptor() ([]byte, []int) {
+	return file_arena_v1_bot_proto_rawDescGZIP(), []int{0}
+}
+
 // BotErrorKind tells a crash of user code from an answer of the wrong shape.
 type BotErrorKind int32
 
@@ -65,11 +119,11 @@ func (x BotErrorKind) String() string {
 }
 
 func (BotErrorKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_arena_v1_bot_proto_enumTypes[0].Descriptor()
+	return file_arena_v1_bot_proto_enumTypes[1].Descriptor()
 }
 
 func (BotErrorKind) Type() protoreflect.EnumType {
-	return &file_arena_v1_bot_proto_enumTypes[0]
+	return &file_arena_v1_bot_proto_enumTypes[1]
 }
 
 func (x BotErrorKind) Number() protoreflect.EnumNumber {
@@ -78,7 +132,7 @@ func (x BotErrorKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use BotErrorKind.Descriptor instead.
 func (BotErrorKind) EnumDescriptor() ([]byte, []int) {
-	return file_arena_v1_bot_proto_rawDescGZIP(), []int{0}
+	return file_arena_v1_bot_proto_rawDescGZIP(), []int{1}
 }
 
 // Result is a seat's result in a finished match.
@@ -118,11 +172,11 @@ func (x Result) String() string {
 }
 
 func (Result) Descriptor() protoreflect.EnumDescriptor {
-	return file_arena_v1_bot_proto_enumTypes[1].Descriptor()
+	return file_arena_v1_bot_proto_enumTypes[2].Descriptor()
 }
 
 func (Result) Type() protoreflect.EnumType {
-	return &file_arena_v1_bot_proto_enumTypes[1]
+	return &file_arena_v1_bot_proto_enumTypes[2]
 }
 
 func (x Result) Number() protoreflect.EnumNumber {
@@ -131,7 +185,7 @@ func (x Result) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Result.Descriptor instead.
 func (Result) EnumDescriptor() ([]byte, []int) {
-	return file_arena_v1_bot_proto_rawDescGZIP(), []int{1}
+	return file_arena_v1_bot_proto_rawDescGZIP(), []int{2}
 }
 
 // DescribeRequest asks a bot who it is.
@@ -277,6 +331,13 @@ type StartRequest struct {
 	DeadlineMs int64 `protobuf:"varint,5,opt,name=deadline_ms,json=deadlineMs,proto3" json:"deadline_ms,omitempty"`
 	// Total clock per seat in milliseconds, 0 when the game has none.
 	ClockMs int64 `protobuf:"varint,6,opt,name=clock_ms,json=clockMs,proto3" json:"clock_ms,omitempty"`
+	// What a move's time is: the CPU time of the bot's own processes, or wall time.
+	ClockMode ClockMode `protobuf:"varint,7,opt,name=clock_mode,json=clockMode,proto3,enum=arena.v1.ClockMode" json:"clock_mode,omitempty"`
+	// The seat's overage bank at the start, in milliseconds (0: none): time a move may spend
+	// past its budget, taken from the bank, Kaggle style.
+	BankMs int64 `protobuf:"varint,8,opt,name=bank_ms,json=bankMs,proto3" json:"bank_ms,omitempty"`
+	// The wall-time backstop of a move in milliseconds (CLOCK_MODE_CPU: a multiple of the budget).
+	WallCapMs int64 `protobuf:"varint,9,opt,name=wall_cap_ms,json=wallCapMs,proto3" json:"wall_cap_ms,omitempty"`
 	// The game's fixed setup, one case per game; the case name is the game's name.
 	//
 	// Types that are valid to be assigned to Setup:
@@ -359,6 +420,27 @@ func (x *StartRequest) GetDeadlineMs() int64 {
 func (x *StartRequest) GetClockMs() int64 {
 	if x != nil {
 		return x.ClockMs
+	}
+	return 0
+}
+
+func (x *StartRequest) GetClockMode() ClockMode {
+	if x != nil {
+		return x.ClockMode
+	}
+	return ClockMode_CLOCK_MODE_UNSPECIFIED
+}
+
+func (x *StartRequest) GetBankMs() int64 {
+	if x != nil {
+		return x.BankMs
+	}
+	return 0
+}
+
+func (x *StartRequest) GetWallCapMs() int64 {
+	if x != nil {
+		return x.WallCapMs
 	}
 	return 0
 }
@@ -506,6 +588,17 @@ type ActRequest struct {
 	DeadlineMs int64 `protobuf:"varint,4,opt,name=deadline_ms,json=deadlineMs,proto3" json:"deadline_ms,omitempty"`
 	// What remains of the seat's total clock, in milliseconds; 0 when the game has none.
 	ClockRemainingMs int64 `protobuf:"varint,5,opt,name=clock_remaining_ms,json=clockRemainingMs,proto3" json:"clock_remaining_ms,omitempty"`
+	// What this move's time is (the same for every move of a match; see StartRequest).
+	ClockMode ClockMode `protobuf:"varint,6,opt,name=clock_mode,json=clockMode,proto3,enum=arena.v1.ClockMode" json:"clock_mode,omitempty"`
+	// The move's budget in microseconds: CPU time in CLOCK_MODE_CPU, wall time otherwise.
+	// deadline_ms is the same budget in whole milliseconds.
+	BudgetUs int64 `protobuf:"varint,7,opt,name=budget_us,json=budgetUs,proto3" json:"budget_us,omitempty"`
+	// What is left of the seat's overage bank, in microseconds (0: none left, or no bank): the
+	// move may spend budget_us plus this, and what it spends past budget_us leaves the bank.
+	BankRemainingUs int64 `protobuf:"varint,8,opt,name=bank_remaining_us,json=bankRemainingUs,proto3" json:"bank_remaining_us,omitempty"`
+	// The wall-time backstop of this move in milliseconds: past it the move is a timeout
+	// whatever its CPU time (CLOCK_MODE_CPU; equal to deadline_ms in CLOCK_MODE_WALL).
+	WallCapMs int64 `protobuf:"varint,9,opt,name=wall_cap_ms,json=wallCapMs,proto3" json:"wall_cap_ms,omitempty"`
 	// What changed since this seat's previous request, one case per game.
 	//
 	// Types that are valid to be assigned to Observation:
@@ -581,6 +674,34 @@ func (x *ActRequest) GetDeadlineMs() int64 {
 func (x *ActRequest) GetClockRemainingMs() int64 {
 	if x != nil {
 		return x.ClockRemainingMs
+	}
+	return 0
+}
+
+func (x *ActRequest) GetClockMode() ClockMode {
+	if x != nil {
+		return x.ClockMode
+	}
+	return ClockMode_CLOCK_MODE_UNSPECIFIED
+}
+
+func (x *ActRequest) GetBudgetUs() int64 {
+	if x != nil {
+		return x.BudgetUs
+	}
+	return 0
+}
+
+func (x *ActRequest) GetBankRemainingUs() int64 {
+	if x != nil {
+		return x.BankRemainingUs
+	}
+	return 0
+}
+
+func (x *ActRequest) GetWallCapMs() int64 {
+	if x != nil {
+		return x.WallCapMs
 	}
 	return 0
 }
@@ -1190,7 +1311,7 @@ const file_arena_v1_bot_proto_rawDesc = "" +
 	"\x06author\x18\x02 \x01(\tR\x06author\x12\x18\n" +
 	"\aversion\x18\x03 \x01(\tR\aversion\x12\x14\n" +
 	"\x05games\x18\x04 \x03(\tR\x05games\x12\x10\n" +
-	"\x03sdk\x18\x05 \x01(\tR\x03sdk\"\xb1\x03\n" +
+	"\x03sdk\x18\x05 \x01(\tR\x03sdk\"\x9e\x04\n" +
 	"\fStartRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x12\n" +
 	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x12\n" +
@@ -1198,7 +1319,11 @@ const file_arena_v1_bot_proto_rawDesc = "" +
 	"\aplayers\x18\x04 \x03(\tR\aplayers\x12\x1f\n" +
 	"\vdeadline_ms\x18\x05 \x01(\x03R\n" +
 	"deadlineMs\x12\x19\n" +
-	"\bclock_ms\x18\x06 \x01(\x03R\aclockMs\x125\n" +
+	"\bclock_ms\x18\x06 \x01(\x03R\aclockMs\x122\n" +
+	"\n" +
+	"clock_mode\x18\a \x01(\x0e2\x13.arena.v1.ClockModeR\tclockMode\x12\x17\n" +
+	"\abank_ms\x18\b \x01(\x03R\x06bankMs\x12\x1e\n" +
+	"\vwall_cap_ms\x18\t \x01(\x03R\twallCapMs\x125\n" +
 	"\bdynamite\x18\n" +
 	" \x01(\v2\x17.arena.v1.DynamiteSetupH\x00R\bdynamite\x12/\n" +
 	"\x06finger\x18\v \x01(\v2\x15.arena.v1.FingerSetupH\x00R\x06finger\x122\n" +
@@ -1207,7 +1332,7 @@ const file_arena_v1_bot_proto_rawDesc = "" +
 	"\x06realtv\x18\x0e \x01(\v2\x15.arena.v1.RealtvSetupH\x00R\x06realtvB\a\n" +
 	"\x05setup\"%\n" +
 	"\rStartResponse\x12\x14\n" +
-	"\x05error\x18\x01 \x01(\tR\x05error\"\xcc\x03\n" +
+	"\x05error\x18\x01 \x01(\tR\x05error\"\xe9\x04\n" +
 	"\n" +
 	"ActRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x12\n" +
@@ -1215,7 +1340,12 @@ const file_arena_v1_bot_proto_rawDesc = "" +
 	"\x04step\x18\x03 \x01(\x03R\x04step\x12\x1f\n" +
 	"\vdeadline_ms\x18\x04 \x01(\x03R\n" +
 	"deadlineMs\x12,\n" +
-	"\x12clock_remaining_ms\x18\x05 \x01(\x03R\x10clockRemainingMs\x12;\n" +
+	"\x12clock_remaining_ms\x18\x05 \x01(\x03R\x10clockRemainingMs\x122\n" +
+	"\n" +
+	"clock_mode\x18\x06 \x01(\x0e2\x13.arena.v1.ClockModeR\tclockMode\x12\x1b\n" +
+	"\tbudget_us\x18\a \x01(\x03R\bbudgetUs\x12*\n" +
+	"\x11bank_remaining_us\x18\b \x01(\x03R\x0fbankRemainingUs\x12\x1e\n" +
+	"\vwall_cap_ms\x18\t \x01(\x03R\twallCapMs\x12;\n" +
 	"\bdynamite\x18\n" +
 	" \x01(\v2\x1d.arena.v1.DynamiteObservationH\x00R\bdynamite\x125\n" +
 	"\x06finger\x18\v \x01(\v2\x1b.arena.v1.FingerObservationH\x00R\x06finger\x128\n" +
@@ -1254,7 +1384,11 @@ const file_arena_v1_bot_proto_rawDesc = "" +
 	"\aauction\x18\r \x01(\v2\x1c.arena.v1.AuctionObservationH\x00R\aauction\x125\n" +
 	"\x06realtv\x18\x0e \x01(\v2\x1b.arena.v1.RealtvObservationH\x00R\x06realtvB\r\n" +
 	"\vobservation\"\r\n" +
-	"\vEndResponse*o\n" +
+	"\vEndResponse*P\n" +
+	"\tClockMode\x12\x1a\n" +
+	"\x16CLOCK_MODE_UNSPECIFIED\x10\x00\x12\x13\n" +
+	"\x0fCLOCK_MODE_WALL\x10\x01\x12\x12\n" +
+	"\x0eCLOCK_MODE_CPU\x10\x02*o\n" +
 	"\fBotErrorKind\x12\x1e\n" +
 	"\x1aBOT_ERROR_KIND_UNSPECIFIED\x10\x00\x12\x1c\n" +
 	"\x18BOT_ERROR_KIND_EXCEPTION\x10\x01\x12!\n" +
@@ -1285,79 +1419,82 @@ func file_arena_v1_bot_proto_rawDescGZIP() []byte {
 	return file_arena_v1_bot_proto_rawDescData
 }
 
-var file_arena_v1_bot_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
+var file_arena_v1_bot_proto_enumTypes = make([]protoimpl.EnumInfo, 3)
 var file_arena_v1_bot_proto_msgTypes = make([]protoimpl.MessageInfo, 11)
 var file_arena_v1_bot_proto_goTypes = []any{
-	(BotErrorKind)(0),           // 0: arena.v1.BotErrorKind
-	(Result)(0),                 // 1: arena.v1.Result
-	(*DescribeRequest)(nil),     // 2: arena.v1.DescribeRequest
-	(*DescribeResponse)(nil),    // 3: arena.v1.DescribeResponse
-	(*StartRequest)(nil),        // 4: arena.v1.StartRequest
-	(*StartResponse)(nil),       // 5: arena.v1.StartResponse
-	(*ActRequest)(nil),          // 6: arena.v1.ActRequest
-	(*ActResponse)(nil),         // 7: arena.v1.ActResponse
-	(*BotError)(nil),            // 8: arena.v1.BotError
-	(*ActStreamRequest)(nil),    // 9: arena.v1.ActStreamRequest
-	(*ActStreamResponse)(nil),   // 10: arena.v1.ActStreamResponse
-	(*EndRequest)(nil),          // 11: arena.v1.EndRequest
-	(*EndResponse)(nil),         // 12: arena.v1.EndResponse
-	(*DynamiteSetup)(nil),       // 13: arena.v1.DynamiteSetup
-	(*FingerSetup)(nil),         // 14: arena.v1.FingerSetup
-	(*BiddingSetup)(nil),        // 15: arena.v1.BiddingSetup
-	(*AuctionSetup)(nil),        // 16: arena.v1.AuctionSetup
-	(*RealtvSetup)(nil),         // 17: arena.v1.RealtvSetup
-	(*DynamiteObservation)(nil), // 18: arena.v1.DynamiteObservation
-	(*FingerObservation)(nil),   // 19: arena.v1.FingerObservation
-	(*BiddingObservation)(nil),  // 20: arena.v1.BiddingObservation
-	(*AuctionObservation)(nil),  // 21: arena.v1.AuctionObservation
-	(*RealtvObservation)(nil),   // 22: arena.v1.RealtvObservation
-	(*DynamiteAction)(nil),      // 23: arena.v1.DynamiteAction
-	(*FingerAction)(nil),        // 24: arena.v1.FingerAction
-	(*BiddingAction)(nil),       // 25: arena.v1.BiddingAction
-	(*AuctionAction)(nil),       // 26: arena.v1.AuctionAction
-	(*RealtvAction)(nil),        // 27: arena.v1.RealtvAction
+	(ClockMode)(0),              // 0: arena.v1.ClockMode
+	(BotErrorKind)(0),           // 1: arena.v1.BotErrorKind
+	(Result)(0),                 // 2: arena.v1.Result
+	(*DescribeRequest)(nil),     // 3: arena.v1.DescribeRequest
+	(*DescribeResponse)(nil),    // 4: arena.v1.DescribeResponse
+	(*StartRequest)(nil),        // 5: arena.v1.StartRequest
+	(*StartResponse)(nil),       // 6: arena.v1.StartResponse
+	(*ActRequest)(nil),          // 7: arena.v1.ActRequest
+	(*ActResponse)(nil),         // 8: arena.v1.ActResponse
+	(*BotError)(nil),            // 9: arena.v1.BotError
+	(*ActStreamRequest)(nil),    // 10: arena.v1.ActStreamRequest
+	(*ActStreamResponse)(nil),   // 11: arena.v1.ActStreamResponse
+	(*EndRequest)(nil),          // 12: arena.v1.EndRequest
+	(*EndResponse)(nil),         // 13: arena.v1.EndResponse
+	(*DynamiteSetup)(nil),       // 14: arena.v1.DynamiteSetup
+	(*FingerSetup)(nil),         // 15: arena.v1.FingerSetup
+	(*BiddingSetup)(nil),        // 16: arena.v1.BiddingSetup
+	(*AuctionSetup)(nil),        // 17: arena.v1.AuctionSetup
+	(*RealtvSetup)(nil),         // 18: arena.v1.RealtvSetup
+	(*DynamiteObservation)(nil), // 19: arena.v1.DynamiteObservation
+	(*FingerObservation)(nil),   // 20: arena.v1.FingerObservation
+	(*BiddingObservation)(nil),  // 21: arena.v1.BiddingObservation
+	(*AuctionObservation)(nil),  // 22: arena.v1.AuctionObservation
+	(*RealtvObservation)(nil),   // 23: arena.v1.RealtvObservation
+	(*DynamiteAction)(nil),      // 24: arena.v1.DynamiteAction
+	(*FingerAction)(nil),        // 25: arena.v1.FingerAction
+	(*BiddingAction)(nil),       // 26: arena.v1.BiddingAction
+	(*AuctionAction)(nil),       // 27: arena.v1.AuctionAction
+	(*RealtvAction)(nil),        // 28: arena.v1.RealtvAction
 }
 var file_arena_v1_bot_proto_depIdxs = []int32{
-	13, // 0: arena.v1.StartRequest.dynamite:type_name -> arena.v1.DynamiteSetup
-	14, // 1: arena.v1.StartRequest.finger:type_name -> arena.v1.FingerSetup
-	15, // 2: arena.v1.StartRequest.bidding:type_name -> arena.v1.BiddingSetup
-	16, // 3: arena.v1.StartRequest.auction:type_name -> arena.v1.AuctionSetup
-	17, // 4: arena.v1.StartRequest.realtv:type_name -> arena.v1.RealtvSetup
-	18, // 5: arena.v1.ActRequest.dynamite:type_name -> arena.v1.DynamiteObservation
-	19, // 6: arena.v1.ActRequest.finger:type_name -> arena.v1.FingerObservation
-	20, // 7: arena.v1.ActRequest.bidding:type_name -> arena.v1.BiddingObservation
-	21, // 8: arena.v1.ActRequest.auction:type_name -> arena.v1.AuctionObservation
-	22, // 9: arena.v1.ActRequest.realtv:type_name -> arena.v1.RealtvObservation
-	23, // 10: arena.v1.ActResponse.dynamite:type_name -> arena.v1.DynamiteAction
-	24, // 11: arena.v1.ActResponse.finger:type_name -> arena.v1.FingerAction
-	25, // 12: arena.v1.ActResponse.bidding:type_name -> arena.v1.BiddingAction
-	26, // 13: arena.v1.ActResponse.auction:type_name -> arena.v1.AuctionAction
-	27, // 14: arena.v1.ActResponse.realtv:type_name -> arena.v1.RealtvAction
-	8,  // 15: arena.v1.ActResponse.error:type_name -> arena.v1.BotError
-	0,  // 16: arena.v1.BotError.kind:type_name -> arena.v1.BotErrorKind
-	6,  // 17: arena.v1.ActStreamRequest.act:type_name -> arena.v1.ActRequest
-	7,  // 18: arena.v1.ActStreamResponse.act:type_name -> arena.v1.ActResponse
-	1,  // 19: arena.v1.EndRequest.result:type_name -> arena.v1.Result
-	18, // 20: arena.v1.EndRequest.dynamite:type_name -> arena.v1.DynamiteObservation
-	19, // 21: arena.v1.EndRequest.finger:type_name -> arena.v1.FingerObservation
-	20, // 22: arena.v1.EndRequest.bidding:type_name -> arena.v1.BiddingObservation
-	21, // 23: arena.v1.EndRequest.auction:type_name -> arena.v1.AuctionObservation
-	22, // 24: arena.v1.EndRequest.realtv:type_name -> arena.v1.RealtvObservation
-	2,  // 25: arena.v1.BotService.Describe:input_type -> arena.v1.DescribeRequest
-	4,  // 26: arena.v1.BotService.Start:input_type -> arena.v1.StartRequest
-	6,  // 27: arena.v1.BotService.Act:input_type -> arena.v1.ActRequest
-	9,  // 28: arena.v1.BotService.ActStream:input_type -> arena.v1.ActStreamRequest
-	11, // 29: arena.v1.BotService.End:input_type -> arena.v1.EndRequest
-	3,  // 30: arena.v1.BotService.Describe:output_type -> arena.v1.DescribeResponse
-	5,  // 31: arena.v1.BotService.Start:output_type -> arena.v1.StartResponse
-	7,  // 32: arena.v1.BotService.Act:output_type -> arena.v1.ActResponse
-	10, // 33: arena.v1.BotService.ActStream:output_type -> arena.v1.ActStreamResponse
-	12, // 34: arena.v1.BotService.End:output_type -> arena.v1.EndResponse
-	30, // [30:35] is the sub-list for method output_type
-	25, // [25:30] is the sub-list for method input_type
-	25, // [25:25] is the sub-list for extension type_name
-	25, // [25:25] is the sub-list for extension extendee
-	0,  // [0:25] is the sub-list for field type_name
+	0,  // 0: arena.v1.StartRequest.clock_mode:type_name -> arena.v1.ClockMode
+	14, // 1: arena.v1.StartRequest.dynamite:type_name -> arena.v1.DynamiteSetup
+	15, // 2: arena.v1.StartRequest.finger:type_name -> arena.v1.FingerSetup
+	16, // 3: arena.v1.StartRequest.bidding:type_name -> arena.v1.BiddingSetup
+	17, // 4: arena.v1.StartRequest.auction:type_name -> arena.v1.AuctionSetup
+	18, // 5: arena.v1.StartRequest.realtv:type_name -> arena.v1.RealtvSetup
+	0,  // 6: arena.v1.ActRequest.clock_mode:type_name -> arena.v1.ClockMode
+	19, // 7: arena.v1.ActRequest.dynamite:type_name -> arena.v1.DynamiteObservation
+	20, // 8: arena.v1.ActRequest.finger:type_name -> arena.v1.FingerObservation
+	21, // 9: arena.v1.ActRequest.bidding:type_name -> arena.v1.BiddingObservation
+	22, // 10: arena.v1.ActRequest.auction:type_name -> arena.v1.AuctionObservation
+	23, // 11: arena.v1.ActRequest.realtv:type_name -> arena.v1.RealtvObservation
+	24, // 12: arena.v1.ActResponse.dynamite:type_name -> arena.v1.DynamiteAction
+	25, // 13: arena.v1.ActResponse.finger:type_name -> arena.v1.FingerAction
+	26, // 14: arena.v1.ActResponse.bidding:type_name -> arena.v1.BiddingAction
+	27, // 15: arena.v1.ActResponse.auction:type_name -> arena.v1.AuctionAction
+	28, // 16: arena.v1.ActResponse.realtv:type_name -> arena.v1.RealtvAction
+	9,  // 17: arena.v1.ActResponse.error:type_name -> arena.v1.BotError
+	1,  // 18: arena.v1.BotError.kind:type_name -> arena.v1.BotErrorKind
+	7,  // 19: arena.v1.ActStreamRequest.act:type_name -> arena.v1.ActRequest
+	8,  // 20: arena.v1.ActStreamResponse.act:type_name -> arena.v1.ActResponse
+	2,  // 21: arena.v1.EndRequest.result:type_name -> arena.v1.Result
+	19, // 22: arena.v1.EndRequest.dynamite:type_name -> arena.v1.DynamiteObservation
+	20, // 23: arena.v1.EndRequest.finger:type_name -> arena.v1.FingerObservation
+	21, // 24: arena.v1.EndRequest.bidding:type_name -> arena.v1.BiddingObservation
+	22, // 25: arena.v1.EndRequest.auction:type_name -> arena.v1.AuctionObservation
+	23, // 26: arena.v1.EndRequest.realtv:type_name -> arena.v1.RealtvObservation
+	3,  // 27: arena.v1.BotService.Describe:input_type -> arena.v1.DescribeRequest
+	5,  // 28: arena.v1.BotService.Start:input_type -> arena.v1.StartRequest
+	7,  // 29: arena.v1.BotService.Act:input_type -> arena.v1.ActRequest
+	10, // 30: arena.v1.BotService.ActStream:input_type -> arena.v1.ActStreamRequest
+	12, // 31: arena.v1.BotService.End:input_type -> arena.v1.EndRequest
+	4,  // 32: arena.v1.BotService.Describe:output_type -> arena.v1.DescribeResponse
+	6,  // 33: arena.v1.BotService.Start:output_type -> arena.v1.StartResponse
+	8,  // 34: arena.v1.BotService.Act:output_type -> arena.v1.ActResponse
+	11, // 35: arena.v1.BotService.ActStream:output_type -> arena.v1.ActStreamResponse
+	13, // 36: arena.v1.BotService.End:output_type -> arena.v1.EndResponse
+	32, // [32:37] is the sub-list for method output_type
+	27, // [27:32] is the sub-list for method input_type
+	27, // [27:27] is the sub-list for extension type_name
+	27, // [27:27] is the sub-list for extension extendee
+	0,  // [0:27] is the sub-list for field type_name
 }
 
 func init() { file_arena_v1_bot_proto_init() }
@@ -1403,7 +1540,7 @@ func file_arena_v1_bot_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_arena_v1_bot_proto_rawDesc), len(file_arena_v1_bot_proto_rawDesc)),
-			NumEnums:      2,
+			NumEnums:      3,
 			NumMessages:   11,
 			NumExtensions: 0,
 			NumServices:   1,

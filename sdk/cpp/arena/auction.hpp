@@ -127,7 +127,7 @@ class Seat final : public arena::detail::Seat {
   void act(const wire::ActRequest& req, SteadyClock::time_point now, std::string& out) override {
     arena::detail::expect_observation(req, wire::Case::Auction);
     observe(req.observation.auction);
-    state_.tick_(now, req.deadline_ms, req.clock_remaining_ms);
+    state_.tick_(now, req);
     double b = player_->bid(state_);
     out += ",\"auction\":{";
     if (b != 0 || std::signbit(b)) {

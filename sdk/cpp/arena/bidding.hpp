@@ -88,7 +88,7 @@ class Seat final : public arena::detail::Seat {
   void act(const wire::ActRequest& req, SteadyClock::time_point now, std::string& out) override {
     arena::detail::expect_observation(req, wire::Case::Bidding);
     observe(req.observation.bidding);
-    state_.tick_(now, req.deadline_ms, req.clock_remaining_ms);
+    state_.tick_(now, req);
     std::int64_t b = player_->bid(state_);
     out += ",\"bidding\":{";
     if (b != 0) {

@@ -55,6 +55,10 @@ class Clock {
   SteadyClock::time_point deadline{};  // when the host stops waiting for this answer
   std::int64_t deadline_ms = 0;        // the request's deadline_ms
   double clock_remaining = 0;          // what was left of the total clock, seconds (0: no clock)
+  bool cpu_clock = false;              // moves are charged the CPU time of the bot's own processes
+  double budget = 0;                   // this move's budget, seconds (CPU time when cpu_clock)
+  double bank_remaining = 0;           // overage bank left, seconds: the move may spend budget + this
+  double wall_cap = 0;                 // wall time after which the move is a timeout anyway, seconds
 
   // Seconds left for this move (negative once the deadline has passed). Leave a margin.
   double time_left() const {
@@ -65,11 +69,16 @@ class Clock {
     return std::chrono::duration<double>(SteadyClock::now() - received).count();
   }
 
-  void tick_(SteadyClock::time_point now, std::int64_t deadline_ms_, std::int64_t clock_remaining_ms) {
+  void tick_(SteadyClock::time_point now, const wire::ActRequest& req) {
     received = now;
-    deadline_ms = deadline_ms_;
-    deadline = now + std::chrono::milliseconds(deadline_ms_);
-    clock_remaining = static_cast<double>(clock_remaining_ms) / 1000.0;
+    deadline_ms = req.deadline_ms;
+    deadline = now + std::chrono::milliseconds(req.deadline_ms);
+    clock_remaining = static_cast<double>(req.clock_remaining_ms) / 1000.0;
+    cpu_clock = req.clock_mode == 2;
+    // An older host sends no budget: its deadline is the budget and the wall cap.
+    budget = static_cast<double>(req.budget_us > 0 ? req.budget_us : req.deadline_ms * 1000) / 1e6;
+    bank_remaining = static_cast<double>(req.bank_remaining_us > 0 ? req.bank_remaining_us : 0) / 1e6;
+    wall_cap = static_cast<double>(req.wall_cap_ms > 0 ? req.wall_cap_ms : req.deadline_ms) / 1000.0;
   }
 };
 

@@ -109,7 +109,7 @@ class Seat final : public arena::detail::Seat {
   void act(const wire::ActRequest& req, SteadyClock::time_point now, std::string& out) override {
     arena::detail::expect_observation(req, wire::Case::Dynamite);
     observe(req.observation.dynamite);
-    state_.tick_(now, req.deadline_ms, req.clock_remaining_ms);
+    state_.tick_(now, req);
     Move m = player_->move(state_);
     int v = static_cast<int>(m);
     if (v < 1 || v > 5)

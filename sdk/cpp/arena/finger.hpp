@@ -155,7 +155,7 @@ class Seat final : public arena::detail::Seat {
   void act(const wire::ActRequest& req, SteadyClock::time_point now, std::string& out) override {
     arena::detail::expect_observation(req, wire::Case::Finger);
     observe(req.observation.finger);
-    state_.tick_(now, req.deadline_ms, req.clock_remaining_ms);
+    state_.tick_(now, req);
     Move m = player_->move(state_);
     if (m.is_hit()) {
       out += ",\"finger\":{\"move\":\"";

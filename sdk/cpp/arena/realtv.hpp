@@ -169,7 +169,7 @@ class Seat final : public arena::detail::Seat {
   void act(const wire::ActRequest& req, SteadyClock::time_point now, std::string& out) override {
     arena::detail::expect_observation(req, wire::Case::Realtv);
     observe(req.observation.realtv);
-    ctx_.tick_(now, req.deadline_ms, req.clock_remaining_ms);
+    ctx_.tick_(now, req);
     Vote v = ctx_.decision == Decision::Tie ? player_->vote_for_tie(ctx_) : player_->vote_for_elimination(ctx_);
     if (!json::valid_utf8(v.id)) throw InvalidAnswer("the vote is not valid UTF-8 text, so it cannot be an id");
     out += ",\"realtv\":{";

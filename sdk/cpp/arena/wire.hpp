@@ -32,6 +32,8 @@ inline constexpr std::array<std::string_view, 3> kRealtvDecision = {
     "REALTV_DECISION_UNSPECIFIED", "REALTV_DECISION_ELIMINATION", "REALTV_DECISION_TIE"};
 inline constexpr std::array<std::string_view, 4> kResult = {"RESULT_UNSPECIFIED", "RESULT_WIN",
                                                             "RESULT_LOSS", "RESULT_DRAW"};
+inline constexpr std::array<std::string_view, 3> kClockMode = {"CLOCK_MODE_UNSPECIFIED", "CLOCK_MODE_WALL",
+                                                               "CLOCK_MODE_CPU"};
 inline constexpr std::array<std::string_view, 3> kBotErrorKind = {
     "BOT_ERROR_KIND_UNSPECIFIED", "BOT_ERROR_KIND_EXCEPTION", "BOT_ERROR_KIND_INVALID_ANSWER"};
 
@@ -430,6 +432,8 @@ struct ActRequest {
   std::string match_id;
   std::int32_t seat = 0;
   std::int64_t step = 0, deadline_ms = 0, clock_remaining_ms = 0;
+  std::int32_t clock_mode = 0;
+  std::int64_t budget_us = 0, bank_remaining_us = 0, wall_cap_ms = 0;
   Observation observation;
 };
 
@@ -478,6 +482,10 @@ inline void read(Reader& r, ActRequest& m) {
     else if (name_is(k, "step")) m.step = r.int64();
     else if (name_is(k, "deadline_ms")) m.deadline_ms = r.int64();
     else if (name_is(k, "clock_remaining_ms")) m.clock_remaining_ms = r.int64();
+    else if (name_is(k, "clock_mode")) m.clock_mode = r.enumeration(kClockMode);
+    else if (name_is(k, "budget_us")) m.budget_us = r.int64();
+    else if (name_is(k, "bank_remaining_us")) m.bank_remaining_us = r.int64();
+    else if (name_is(k, "wall_cap_ms")) m.wall_cap_ms = r.int64();
     else if (!read_observation(r, k, m.observation)) r.skip();
   });
 }

@@ -594,6 +594,13 @@ void check_dynamite() {
   eq(w, s1.rounds.size(), 0u, "rounds at round 1");
   eq(w, rounds_text(r.seen[2].rounds), "RR PR ", "rounds at round 3 (read from proto names and an enum number)");
   eq(w, r.seen[2].own_score, 2, "own_score at round 3");
+  eq(w, r.seen[0].cpu_clock, false, "an older host: wall clock");
+  eq(w, r.seen[0].budget, 1.0, "an older host: the deadline is the budget");
+  eq(w, r.seen[0].wall_cap, 1.0, "an older host: the deadline is the wall cap");
+  eq(w, r.seen[2].cpu_clock, true, "clock_mode CPU by number");
+  eq(w, r.seen[2].budget, 1.0005, "budget_us");
+  eq(w, r.seen[2].bank_remaining, 0.003, "bank_remaining_us");
+  eq(w, r.seen[2].wall_cap, 3.001, "wall_cap_ms");
   eq(w, rounds_text(r.seen[3].rounds), "RR PR ", "rounds after the repeated request");
   eq(w, rounds_text(r.seen[4].rounds), "RR PR DR ", "rounds at round 4");
   eq(w, r.seen[4].own_dynamite_left, 99, "own_dynamite_left at round 4");

@@ -31,10 +31,21 @@ type Game struct {
 
 // Clock tells a player how much time it has for the current move.
 type Clock struct {
-	// Deadline is when the host stops waiting for this move.
+	// Deadline is when the host stops waiting for this move, were the move's budget wall time
+	// (under the CPU clock, a bot using one core has at least this long).
 	Deadline time.Time
 	// ClockRemaining is what is left of the seat's total clock (0 when the game has none).
 	ClockRemaining time.Duration
+	// CPU is set when moves are charged the CPU time of the bot's own processes rather than
+	// wall time: waiting for the machine costs nothing, computing does.
+	CPU bool
+	// Budget is this move's budget (CPU time when CPU is set, else wall time).
+	Budget time.Duration
+	// BankRemaining is what is left of the seat's overage bank: the move may spend Budget plus
+	// this, and what it spends past Budget leaves the bank (0 when there is none).
+	BankRemaining time.Duration
+	// WallCap is the wall time after which the move is a timeout whatever its CPU time.
+	WallCap time.Duration
 }
 
 // TimeLeft is the time until Deadline.
@@ -42,8 +53,19 @@ func (c Clock) TimeLeft() time.Duration { return time.Until(c.Deadline) }
 
 // ClockOf is the clock of a request, counted from now.
 func ClockOf(req *arenav1.ActRequest) Clock {
-	return Clock{Deadline: time.Now().Add(time.Duration(req.GetDeadlineMs()) * time.Millisecond),
-		ClockRemaining: time.Duration(req.GetClockRemainingMs()) * time.Millisecond}
+	c := Clock{Deadline: time.Now().Add(time.Duration(req.GetDeadlineMs()) * time.Millisecond),
+		ClockRemaining: time.Duration(req.GetClockRemainingMs()) * time.Millisecond,
+		CPU:            req.GetClockMode() == arenav1.ClockMode_CLOCK_MODE_CPU,
+		Budget:         time.Duration(req.GetBudgetUs()) * time.Microsecond,
+		BankRemaining:  time.Duration(req.GetBankRemainingUs()) * time.Microsecond,
+		WallCap:        time.Duration(req.GetWallCapMs()) * time.Millisecond}
+	if c.Budget == 0 { // an older host: the deadline is the budget
+		c.Budget = time.Duration(req.GetDeadlineMs()) * time.Millisecond
+	}
+	if c.WallCap == 0 {
+		c.WallCap = time.Duration(req.GetDeadlineMs()) * time.Millisecond
+	}
+	return c
 }
 
 // Invalid answers resp with an invalid-answer error.

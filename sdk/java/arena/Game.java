@@ -43,7 +43,8 @@ public abstract class Game {
     }
 
     static void tick(Clock c, Json.Obj act, long receivedNanos) {
-        c.tick(receivedNanos, act.i64("deadlineMs"), act.i64("clockRemainingMs"));
+        c.tick(receivedNanos, act.i64("deadlineMs"), act.i64("clockRemainingMs"), act.enumValue("clockMode", Clock.CLOCK_MODES),
+                act.i64("budgetUs"), act.i64("bankRemainingUs"), act.i64("wallCapMs"));
     }
 
     static Json.Obj orEmpty(Json.Obj o) {

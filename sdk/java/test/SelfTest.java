@@ -242,6 +242,7 @@ public class SelfTest {
             Dynamite.Move.SCISSORS, Dynamite.Move.WATER};
         final List<List<Dynamite.Round>> seen = new ArrayList<>();
         final List<Long> timeLeft = new ArrayList<>();
+        final List<String> budgets = new ArrayList<>();
         Dynamite.Setup setup;
         Outcome<Dynamite.State> outcome;
 
@@ -254,6 +255,7 @@ public class SelfTest {
         public Dynamite.Move move(Dynamite.State s) {
             seen.add(List.copyOf(s.rounds()));
             timeLeft.add(s.timeLeftMillis());
+            budgets.add(s.cpuClock() + " " + s.budget().toNanos() / 1000 + " " + s.bankRemaining().toNanos() / 1000 + " " + s.wallCapMs());
             return ORDER[(s.round() - 1) % 5];
         }
 
@@ -274,6 +276,7 @@ public class SelfTest {
         // A repeated request, proto names, enums and int64 as numbers, unknown fields, then the end.
         in.add(in.get(in.size() - 1));
         in.add("{\"act\":{\"match_id\":\"m-dynamite\",\"step\":6,\"deadline_ms\":250,\"future\":{\"x\":[1]},"
+                + "\"clock_mode\":2,\"budget_us\":\"250500\",\"bank_remaining_us\":3000,\"wall_cap_ms\":751,"
                 + "\"dynamite\":{\"round\":6,\"last_own\":5,\"last_opponent\":\"DYNAMITE_MOVE_ROCK\",\"own_score\":3,"
                 + "\"opponent_score\":\"2\",\"own_dynamite_left\":99,\"opponent_dynamite_left\":100,\"stake\":1,"
                 + "\"newField\":\"x\"}},\"extra\":1}");
@@ -314,6 +317,8 @@ public class SelfTest {
         eq(c.seen.get(6), full, "history from proto names and enum numbers");
         check(c.timeLeft.get(0) > 500 && c.timeLeft.get(0) <= 1000, "time left from deadlineMs: " + c.timeLeft.get(0));
         check(c.timeLeft.get(6) > 0 && c.timeLeft.get(6) <= 250, "time left from deadline_ms 250: " + c.timeLeft.get(6));
+        eq(c.budgets.get(0), "false 1000000 0 1000", "an older host's deadline is the budget and the wall cap");
+        eq(c.budgets.get(6), "true 250500 3000 751", "the CPU clock's budget, bank and wall cap");
         check(c.outcome != null, "end hook called");
         if (c.outcome != null) {
             eq(c.outcome.result(), Result.WIN, "end result");

@@ -133,6 +133,15 @@ class Clock {
     this.deadlineMs = 0;
     /** What was left of the seat's total clock when the request was sent, in ms (0: no clock). */
     this.clockRemainingMs = 0;
+    /** True when moves are charged the CPU time of the bot's own processes, not wall time. */
+    this.cpuClock = false;
+    /** This move's budget (ActRequest.budget_us), in ms: CPU time when cpuClock is set. */
+    this.budgetMs = 0;
+    /** What is left of the seat's overage bank, in ms: the move may spend budgetMs plus this,
+     *  and what it spends past budgetMs leaves the bank (0: none). */
+    this.bankRemainingMs = 0;
+    /** The wall time after which the move is a timeout whatever its CPU time, in ms. */
+    this.wallCapMs = 0;
     /** @private */
     this._received = 0;
   }
@@ -153,8 +162,16 @@ class Clock {
     this.deadlineMs = int(field(req, "deadlineMs"));
     this.deadline = now + this.deadlineMs;
     this.clockRemainingMs = int(field(req, "clockRemainingMs"));
+    this.cpuClock = enumOf(field(req, "clockMode"), CLOCK_MODE_NAMES, 3) === 2;
+    // An older host sends no budget: its deadline is the budget.
+    const budgetUs = int(field(req, "budgetUs"));
+    this.budgetMs = budgetUs ? budgetUs / 1000 : this.deadlineMs;
+    this.bankRemainingMs = int(field(req, "bankRemainingUs")) / 1000;
+    this.wallCapMs = int(field(req, "wallCapMs")) || this.deadlineMs;
   }
 }
+
+const CLOCK_MODE_NAMES = enumNames(["CLOCK_MODE_UNSPECIFIED", "CLOCK_MODE_WALL", "CLOCK_MODE_CPU"]);
 
 /**
  * @typedef {Object} SeatInfo What every seat learns when it opens, whatever the game.

@@ -388,6 +388,18 @@ test("the clock counts from the line's arrival", async () => {
   assert.equal(clock, 5000);
 });
 
+test("the CPU clock: budget, bank and wall cap as the host sends them, and an older host's deadline as the budget", async () => {
+  const seen = [];
+  const h = new arena.Handler({ games: [arena.dynamite.play(() => (st) => {
+    seen.push([st.cpuClock, st.budgetMs, st.bankRemainingMs, st.wallCapMs]);
+    return "R";
+  })] });
+  h.handle('{"start":{"matchId":"m","game":"dynamite"}}');
+  h.handle('{"act":{"matchId":"m","step":"1","deadlineMs":"50","clockMode":"CLOCK_MODE_CPU","budgetUs":"50500","bankRemainingUs":"2000","wallCapMs":"151","dynamite":{}}}');
+  h.handle('{"act":{"matchId":"m","step":"2","deadlineMs":"40","dynamite":{"round":1}}}');
+  assert.deepEqual(seen, [[true, 50.5, 2, 151], [false, 40, 0, 40]]);
+});
+
 test("malformed and unusual lines: one answer each, unknown fields ignored, proto names, numbers for enums and int64", async () => {
   const restore = quiet();
   try {

@@ -41,6 +41,26 @@ def act(seat: Any, step: int, **obs: Any) -> bot_pb2.ActResponse:
     return resp
 
 
+# -- the clock ------------------------------------------------------------------------------
+
+
+def test_clock_shows_the_cpu_budget_bank_and_wall_cap() -> None:
+    bot = Recorder(lambda s: "R")
+    seat = dynamite._Seat(bot, bot_pb2.StartRequest(match_id="m", seat=0, players=["a", "b"], deadline_ms=50,
+                                                    dynamite=dict(target_score=1000, max_rounds=2500,
+                                                                  dynamite_per_player=100)))
+    resp = bot_pb2.ActResponse(step=1)
+    seat.act(bot_pb2.ActRequest(match_id="m", seat=0, step=1, deadline_ms=50, clock_mode=bot_pb2.CLOCK_MODE_CPU,
+                                budget_us=50_500, bank_remaining_us=2_000, wall_cap_ms=151,
+                                dynamite=dict(round=1, stake=1)), resp, 0.0)
+    st = seat.state
+    assert (st.cpu_clock, st.budget, st.bank_remaining, st.wall_cap) == (True, 0.0505, 0.002, 0.151)
+    assert 0 <= st.cpu_used() < 1
+    # An older host sends only deadline_ms: it is the budget and the wall cap, on wall time.
+    act(seat, 2, dynamite=dict(round=2, last_own=1, last_opponent=1, stake=2))
+    assert (st.cpu_clock, st.budget, st.bank_remaining, st.wall_cap) == (False, 1.0, 0.0, 1.0)
+
+
 # -- dynamite ---------------------------------------------------------------------------------
 
 

@@ -114,12 +114,24 @@ pub struct Clock {
     received: Instant,
     deadline: Instant,
     clock_remaining: Duration,
+    cpu: bool,
+    budget: Duration,
+    bank_remaining: Duration,
+    wall_cap: Duration,
 }
 
 impl Default for Clock {
     fn default() -> Clock {
         let now = Instant::now();
-        Clock { received: now, deadline: now, clock_remaining: Duration::ZERO }
+        Clock {
+            received: now,
+            deadline: now,
+            clock_remaining: Duration::ZERO,
+            cpu: false,
+            budget: Duration::ZERO,
+            bank_remaining: Duration::ZERO,
+            wall_cap: Duration::ZERO,
+        }
     }
 }
 
@@ -127,12 +139,27 @@ fn millis(ms: i64) -> Duration {
     Duration::from_millis(ms.max(0) as u64)
 }
 
+const CLOCK_MODES: [&str; 3] = ["CLOCK_MODE_UNSPECIFIED", "CLOCK_MODE_WALL", "CLOCK_MODE_CPU"];
+
 impl Clock {
-    pub(crate) fn new(received: Instant, deadline_ms: i64, clock_remaining_ms: i64) -> Clock {
-        Clock { received, deadline: received + millis(deadline_ms), clock_remaining: millis(clock_remaining_ms) }
+    pub(crate) fn of_request(received: Instant, req: &Value) -> Clock {
+        let deadline = millis(req.field_i64("deadlineMs"));
+        let budget_us = req.field_i64("budgetUs");
+        let wall_cap = req.field_i64("wallCapMs");
+        Clock {
+            received,
+            deadline: received + deadline,
+            clock_remaining: millis(req.field_i64("clockRemainingMs")),
+            cpu: req.field_enum("clockMode", &CLOCK_MODES) == 2,
+            // An older host sends no budget: its deadline is the budget.
+            budget: if budget_us > 0 { Duration::from_micros(budget_us as u64) } else { deadline },
+            bank_remaining: Duration::from_micros(req.field_i64("bankRemainingUs").max(0) as u64),
+            wall_cap: if wall_cap > 0 { millis(wall_cap) } else { deadline },
+        }
     }
 
-    /// Time left until the host stops waiting for this move (zero once it has passed). Keep
+    /// Time left until the host stops waiting for this move (zero once it has passed), were
+    /// the budget wall time (under the CPU clock a bot using one core has at least this). Keep
     /// a margin: the host's clock also counts the transport.
     pub fn time_left(&self) -> Duration {
         self.deadline.saturating_duration_since(Instant::now())
@@ -152,6 +179,28 @@ impl Clock {
     /// without a clock).
     pub fn clock_remaining(&self) -> Duration {
         self.clock_remaining
+    }
+
+    /// True when moves are charged the CPU time of the bot's own processes (the arena's
+    /// default clock), not wall time.
+    pub fn cpu_clock(&self) -> bool {
+        self.cpu
+    }
+
+    /// This move's budget: CPU time under the CPU clock, else wall time.
+    pub fn budget(&self) -> Duration {
+        self.budget
+    }
+
+    /// What is left of the seat's overage bank: the move may spend its budget plus this, and
+    /// what it spends past the budget leaves the bank (zero when there is none).
+    pub fn bank_remaining(&self) -> Duration {
+        self.bank_remaining
+    }
+
+    /// The wall time after which the move is a timeout whatever its CPU time.
+    pub fn wall_cap(&self) -> Duration {
+        self.wall_cap
     }
 }
 
@@ -496,7 +545,7 @@ impl Server {
             out.push('}');
             return;
         };
-        let clock = Clock::new(now, req.field_i64("deadlineMs"), req.field_i64("clockRemainingMs"));
+        let clock = Clock::of_request(now, req);
         let result = guarded(|| seat.act(obs, clock, out));
         let failure = match result {
             Ok(Ok(())) => None,

@@ -163,6 +163,26 @@ fn time_left_counts_from_the_line() {
 }
 
 #[test]
+fn cpu_clock_budget_bank_and_wall_cap() {
+    let input = concat!(
+        r#"{"start":{"matchId":"m","game":"dynamite","players":["a","b"],"deadlineMs":"50"}}"#, "\n",
+        r#"{"act":{"matchId":"m","step":"1","deadlineMs":"50","clockMode":"CLOCK_MODE_CPU","budgetUs":"50500","bankRemainingUs":"2000","wallCapMs":"151","dynamite":{"round":1}}}"#, "\n",
+        r#"{"act":{"matchId":"m","step":"2","deadlineMs":"40","dynamite":{"round":2}}}"#, "\n",
+    );
+    let (b, seen, _) = dyn_recorder(dynamite::Move::Rock);
+    play(b, input);
+    let got: Vec<(bool, Duration, Duration, Duration)> =
+        seen.borrow().iter().map(|s| (s.clock.cpu_clock(), s.clock.budget(), s.clock.bank_remaining(), s.clock.wall_cap())).collect();
+    assert_eq!(
+        got,
+        [
+            (true, Duration::from_micros(50500), Duration::from_millis(2), Duration::from_millis(151)),
+            (false, Duration::from_millis(40), Duration::ZERO, Duration::from_millis(40)),
+        ]
+    );
+}
+
+#[test]
 fn dynamite_example_bot() {
     let input = transcript("dynamite");
     let answers = play(dynamite_bot::bot(), &input);

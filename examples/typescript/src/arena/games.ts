@@ -2,6 +2,7 @@
 // each game's original API showed, rebuilt from the deltas the host sends (protocol section 8).
 
 import type {
+  ActRequest,
   AuctionObservation,
   AuctionSetup,
   BiddingObservation,
@@ -34,6 +35,14 @@ export abstract class SeatBase {
   step = 0;
   deadlineMs = 0;
   clockRemainingMs = 0;
+  /** True when moves are charged the CPU time of the bot's own processes (the arena's default). */
+  cpuClock = false;
+  /** This move's budget in ms: CPU time when cpuClock is set, else wall time. */
+  budgetMs = 0;
+  /** The overage bank left in ms: the move may spend budgetMs plus this (0: none). */
+  bankRemainingMs = 0;
+  /** The wall time in ms after which the move is a timeout whatever its CPU time. */
+  wallCapMs = 0;
   private arrivedAt = 0;
 
   /** Free room for a strategy's own per-seat memory. */
@@ -50,10 +59,15 @@ export abstract class SeatBase {
   abstract readonly game: GameName;
 
   /** Called by the kit when a request arrives, before the observation is applied. */
-  beginMove(step: number, deadlineMs: number, clockRemainingMs: number, arrivedAt: number): void {
-    this.step = step;
-    this.deadlineMs = deadlineMs;
-    this.clockRemainingMs = clockRemainingMs;
+  beginMove(req: ActRequest, arrivedAt: number): void {
+    this.step = req.step;
+    this.deadlineMs = req.deadline_ms;
+    this.clockRemainingMs = req.clock_remaining_ms;
+    this.cpuClock = req.clock_mode === "CLOCK_MODE_CPU";
+    // An older host sends no budget: its deadline is the budget and the wall cap.
+    this.budgetMs = req.budget_us ? req.budget_us / 1000 : req.deadline_ms;
+    this.bankRemainingMs = (req.bank_remaining_us ?? 0) / 1000;
+    this.wallCapMs = req.wall_cap_ms || req.deadline_ms;
     this.arrivedAt = arrivedAt;
   }
 

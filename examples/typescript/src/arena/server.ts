@@ -134,7 +134,7 @@ export class Bot {
       if (req.observation !== seat.game) {
         throw new InvalidAnswer(`a ${req.observation ?? "missing"} observation for a ${seat.game} seat`);
       }
-      seat.beginMove(step, req.deadline_ms, req.clock_remaining_ms, arrivedAt);
+      seat.beginMove(req, arrivedAt);
       const s = this.opts.strategies;
       switch (seat.game) {
         case "dynamite": {

@@ -236,6 +236,10 @@ export interface ActRequest {
   step: number;
   deadline_ms: number;
   clock_remaining_ms: number;
+  clock_mode: string; // "CLOCK_MODE_CPU", "CLOCK_MODE_WALL" (or UNSPECIFIED from an older host)
+  budget_us: number;
+  bank_remaining_us: number;
+  wall_cap_ms: number;
   observation?: string; // the oneof's case name
   dynamite?: DynamiteObservation | null;
   finger?: FingerObservation | null;

@@ -19,6 +19,9 @@ if TYPE_CHECKING:  # the generated stubs are only needed by the seats, not by bo
     from arena_sdk._pb.arena.v1 import bot_pb2
 
 _monotonic = time.monotonic
+_process_time = time.process_time
+#: arena.v1.ClockMode.CLOCK_MODE_CPU (the stubs are imported only for type checking here).
+_CLOCK_MODE_CPU = 2
 
 
 class InvalidAnswer(Exception):
@@ -55,18 +58,38 @@ def user_traceback(exc: BaseException) -> str:
 class Clock:
     """Time for the current move, set when the request arrives.
 
-    ``time_left()`` is the time until the host stops waiting for this move, in seconds.
+    ``time_left()`` is the time until the host stops waiting for this move, in seconds, were
+    the move's budget wall time (under the CPU clock a bot using one core has at least that).
     ``clock_remaining`` is what was left of the seat's total clock when the request arrived, in
-    seconds (0.0 when the game has no clock).
+    seconds (0.0 when the game has no clock). ``cpu_clock`` is true when moves are charged the
+    CPU time of the bot's own processes instead of wall time; ``budget`` is this move's budget
+    and ``bank_remaining`` what is left of the seat's overage bank (the move may spend
+    ``budget + bank_remaining``; what it spends past ``budget`` leaves the bank), in seconds;
+    ``wall_cap`` is the wall time after which the move is a timeout whatever its CPU time.
+    ``cpu_used()`` is the CPU time this process has used since the request arrived.
     """
 
-    __slots__ = ("deadline", "clock_remaining", "_received")
+    __slots__ = (
+        "deadline",
+        "clock_remaining",
+        "cpu_clock",
+        "budget",
+        "bank_remaining",
+        "wall_cap",
+        "_received",
+        "_cpu0",
+    )
 
     def __init__(self) -> None:
         #: ``time.monotonic()`` value at which the host stops waiting for this move.
         self.deadline: float = 0.0
         self.clock_remaining: float = 0.0
+        self.cpu_clock: bool = False
+        self.budget: float = 0.0
+        self.bank_remaining: float = 0.0
+        self.wall_cap: float = 0.0
         self._received: float = 0.0
+        self._cpu0: float = 0.0
 
     def time_left(self) -> float:
         """Seconds left for the current move (may be negative once the deadline has passed)."""
@@ -76,10 +99,20 @@ class Clock:
         """Seconds since the current request arrived."""
         return _monotonic() - self._received
 
+    def cpu_used(self) -> float:
+        """CPU seconds this process has used since the current request arrived."""
+        return _process_time() - self._cpu0
+
     def _tick(self, req: bot_pb2.ActRequest, now: float) -> None:
         self._received = now
         self.deadline = now + req.deadline_ms / 1000.0
         self.clock_remaining = req.clock_remaining_ms / 1000.0
+        self.cpu_clock = req.clock_mode == _CLOCK_MODE_CPU
+        # An older host sends no budget: its deadline is the budget.
+        self.budget = req.budget_us / 1e6 if req.budget_us else req.deadline_ms / 1000.0
+        self.bank_remaining = req.bank_remaining_us / 1e6
+        self.wall_cap = req.wall_cap_ms / 1000.0 if req.wall_cap_ms else req.deadline_ms / 1000.0
+        self._cpu0 = _process_time()
 
 
 @dataclass(frozen=True, kw_only=True)

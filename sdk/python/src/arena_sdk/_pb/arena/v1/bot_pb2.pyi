@@ -12,6 +12,12 @@ from typing import ClassVar as _ClassVar, Optional as _Optional, Union as _Union
 
 DESCRIPTOR: _descriptor.FileDescriptor
 
+class ClockMode(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
+    __slots__ = ()
+    CLOCK_MODE_UNSPECIFIED: _ClassVar[ClockMode]
+    CLOCK_MODE_WALL: _ClassVar[ClockMode]
+    CLOCK_MODE_CPU: _ClassVar[ClockMode]
+
 class BotErrorKind(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     __slots__ = ()
     BOT_ERROR_KIND_UNSPECIFIED: _ClassVar[BotErrorKind]
@@ -24,6 +30,9 @@ class Result(int, metaclass=_enum_type_wrapper.EnumTypeWrapper):
     RESULT_WIN: _ClassVar[Result]
     RESULT_LOSS: _ClassVar[Result]
     RESULT_DRAW: _ClassVar[Result]
+CLOCK_MODE_UNSPECIFIED: ClockMode
+CLOCK_MODE_WALL: ClockMode
+CLOCK_MODE_CPU: ClockMode
 BOT_ERROR_KIND_UNSPECIFIED: BotErrorKind
 BOT_ERROR_KIND_EXCEPTION: BotErrorKind
 BOT_ERROR_KIND_INVALID_ANSWER: BotErrorKind
@@ -53,13 +62,16 @@ class DescribeResponse(_message.Message):
     def __init__(self, name: _Optional[str] = ..., author: _Optional[str] = ..., version: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., sdk: _Optional[str] = ...) -> None: ...
 
 class StartRequest(_message.Message):
-    __slots__ = ("match_id", "seat", "game", "players", "deadline_ms", "clock_ms", "dynamite", "finger", "bidding", "auction", "realtv")
+    __slots__ = ("match_id", "seat", "game", "players", "deadline_ms", "clock_ms", "clock_mode", "bank_ms", "wall_cap_ms", "dynamite", "finger", "bidding", "auction", "realtv")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     GAME_FIELD_NUMBER: _ClassVar[int]
     PLAYERS_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
     CLOCK_MS_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_MODE_FIELD_NUMBER: _ClassVar[int]
+    BANK_MS_FIELD_NUMBER: _ClassVar[int]
+    WALL_CAP_MS_FIELD_NUMBER: _ClassVar[int]
     DYNAMITE_FIELD_NUMBER: _ClassVar[int]
     FINGER_FIELD_NUMBER: _ClassVar[int]
     BIDDING_FIELD_NUMBER: _ClassVar[int]
@@ -71,12 +83,15 @@ class StartRequest(_message.Message):
     players: _containers.RepeatedScalarFieldContainer[str]
     deadline_ms: int
     clock_ms: int
+    clock_mode: ClockMode
+    bank_ms: int
+    wall_cap_ms: int
     dynamite: _dynamite_pb2.DynamiteSetup
     finger: _finger_pb2.FingerSetup
     bidding: _bidding_pb2.BiddingSetup
     auction: _auction_pb2.AuctionSetup
     realtv: _realtv_pb2.RealtvSetup
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., game: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., deadline_ms: _Optional[int] = ..., clock_ms: _Optional[int] = ..., dynamite: _Optional[_Union[_dynamite_pb2.DynamiteSetup, _Mapping]] = ..., finger: _Optional[_Union[_finger_pb2.FingerSetup, _Mapping]] = ..., bidding: _Optional[_Union[_bidding_pb2.BiddingSetup, _Mapping]] = ..., auction: _Optional[_Union[_auction_pb2.AuctionSetup, _Mapping]] = ..., realtv: _Optional[_Union[_realtv_pb2.RealtvSetup, _Mapping]] = ...) -> None: ...
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., game: _Optional[str] = ..., players: _Optional[_Iterable[str]] = ..., deadline_ms: _Optional[int] = ..., clock_ms: _Optional[int] = ..., clock_mode: _Optional[_Union[ClockMode, str]] = ..., bank_ms: _Optional[int] = ..., wall_cap_ms: _Optional[int] = ..., dynamite: _Optional[_Union[_dynamite_pb2.DynamiteSetup, _Mapping]] = ..., finger: _Optional[_Union[_finger_pb2.FingerSetup, _Mapping]] = ..., bidding: _Optional[_Union[_bidding_pb2.BiddingSetup, _Mapping]] = ..., auction: _Optional[_Union[_auction_pb2.AuctionSetup, _Mapping]] = ..., realtv: _Optional[_Union[_realtv_pb2.RealtvSetup, _Mapping]] = ...) -> None: ...
 
 class StartResponse(_message.Message):
     __slots__ = ("error",)
@@ -85,12 +100,16 @@ class StartResponse(_message.Message):
     def __init__(self, error: _Optional[str] = ...) -> None: ...
 
 class ActRequest(_message.Message):
-    __slots__ = ("match_id", "seat", "step", "deadline_ms", "clock_remaining_ms", "dynamite", "finger", "bidding", "auction", "realtv")
+    __slots__ = ("match_id", "seat", "step", "deadline_ms", "clock_remaining_ms", "clock_mode", "budget_us", "bank_remaining_us", "wall_cap_ms", "dynamite", "finger", "bidding", "auction", "realtv")
     MATCH_ID_FIELD_NUMBER: _ClassVar[int]
     SEAT_FIELD_NUMBER: _ClassVar[int]
     STEP_FIELD_NUMBER: _ClassVar[int]
     DEADLINE_MS_FIELD_NUMBER: _ClassVar[int]
     CLOCK_REMAINING_MS_FIELD_NUMBER: _ClassVar[int]
+    CLOCK_MODE_FIELD_NUMBER: _ClassVar[int]
+    BUDGET_US_FIELD_NUMBER: _ClassVar[int]
+    BANK_REMAINING_US_FIELD_NUMBER: _ClassVar[int]
+    WALL_CAP_MS_FIELD_NUMBER: _ClassVar[int]
     DYNAMITE_FIELD_NUMBER: _ClassVar[int]
     FINGER_FIELD_NUMBER: _ClassVar[int]
     BIDDING_FIELD_NUMBER: _ClassVar[int]
@@ -101,12 +120,16 @@ class ActRequest(_message.Message):
     step: int
     deadline_ms: int
     clock_remaining_ms: int
+    clock_mode: ClockMode
+    budget_us: int
+    bank_remaining_us: int
+    wall_cap_ms: int
     dynamite: _dynamite_pb2.DynamiteObservation
     finger: _finger_pb2.FingerObservation
     bidding: _bidding_pb2.BiddingObservation
     auction: _auction_pb2.AuctionObservation
     realtv: _realtv_pb2.RealtvObservation
-    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., step: _Optional[int] = ..., deadline_ms: _Optional[int] = ..., clock_remaining_ms: _Optional[int] = ..., dynamite: _Optional[_Union[_dynamite_pb2.DynamiteObservation, _Mapping]] = ..., finger: _Optional[_Union[_finger_pb2.FingerObservation, _Mapping]] = ..., bidding: _Optional[_Union[_bidding_pb2.BiddingObservation, _Mapping]] = ..., auction: _Optional[_Union[_auction_pb2.AuctionObservation, _Mapping]] = ..., realtv: _Optional[_Union[_realtv_pb2.RealtvObservation, _Mapping]] = ...) -> None: ...
+    def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., step: _Optional[int] = ..., deadline_ms: _Optional[int] = ..., clock_remaining_ms: _Optional[int] = ..., clock_mode: _Optional[_Union[ClockMode, str]] = ..., budget_us: _Optional[int] = ..., bank_remaining_us: _Optional[int] = ..., wall_cap_ms: _Optional[int] = ..., dynamite: _Optional[_Union[_dynamite_pb2.DynamiteObservation, _Mapping]] = ..., finger: _Optional[_Union[_finger_pb2.FingerObservation, _Mapping]] = ..., bidding: _Optional[_Union[_bidding_pb2.BiddingObservation, _Mapping]] = ..., auction: _Optional[_Union[_auction_pb2.AuctionObservation, _Mapping]] = ..., realtv: _Optional[_Union[_realtv_pb2.RealtvObservation, _Mapping]] = ...) -> None: ...
 
 class ActResponse(_message.Message):
     __slots__ = ("step", "dynamite", "finger", "bidding", "auction", "realtv", "error")

@@ -1,0 +1,77 @@
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/spf13/pflag"
+
+	"github.com/botarena/arena/arena/match"
+	"github.com/botarena/arena/sandbox"
+)
+
+// ErrNoCPUClock means --clock-mode cpu was asked for on a machine whose cgroups cannot count a
+// bot's CPU time.
+var ErrNoCPUClock = errors.New("the CPU clock is not available here")
+
+// clockChoice is how moves are timed, as the flags and the machine decide.
+type clockChoice struct {
+	Mode       match.ClockMode
+	WallFactor float64
+	Bank       time.Duration
+}
+
+// clockFlags adds --clock-mode, --wall-factor and --bank. The returned function settles the mode:
+// "auto" (the default) is cpu where the sandbox's cgroups count a bot's CPU time and wall
+// elsewhere, saying so on warn; an explicit cpu where they cannot is an error naming the fix.
+func clockFlags(f *pflag.FlagSet) func(warn io.Writer) (clockChoice, error) {
+	var c clockChoice
+	mode := f.String("clock-mode", "auto", "what a move's time is: cpu (the CPU time of the bot's own processes, so a busy "+
+		"machine costs no bot anything), wall, or auto (cpu where cgroups count it; 'arena sandbox check' says)")
+	rangeVar(f, &c.WallFactor, "wall-factor", match.DefaultWallFactor, 1, 100,
+		"--clock-mode cpu: a move's wall-time cap, as a multiple of its budget (stops a bot that sleeps or blocks)")
+	rangeVar(f, &c.Bank, "bank", 0, 0, time.Hour,
+		"each seat's overage bank: a move may run past its budget by what is left of it (0: none)")
+	return func(warn io.Writer) (clockChoice, error) {
+		ok, why := cpuClock()
+		switch *mode {
+		case "auto":
+			c.Mode = match.ClockCPU
+			if !ok {
+				c.Mode = match.ClockWall
+				fmt.Fprintf(warn, "clock: wall time, since this machine cannot count a bot's CPU time (%s); see 'arena sandbox check'\n", why)
+			}
+			return c, nil
+		default:
+			m, err := match.ParseClockMode(*mode)
+			if err != nil {
+				return c, fmt.Errorf("%w: --clock-mode: %v", ErrUsage, err)
+			}
+			if m == match.ClockCPU && !ok {
+				return c, fmt.Errorf("%w: --clock-mode cpu needs cgroup CPU accounting, which is missing (%s); "+
+					"run the arena as root on a machine with cgroups ('arena sandbox check' says what is missing) or use --clock-mode wall",
+					ErrNoCPUClock, why)
+			}
+			c.Mode = m
+			return c, nil
+		}
+	}
+}
+
+// cpuClock reports whether bots' CPU time can be charged here, and why not: the one place
+// that decides it (the sandbox's cgroup cpu layer, which includes the CPU time accounting).
+func cpuClock() (bool, string) {
+	l, _ := sandbox.Probe().Layer(sandbox.LayerCPU)
+	return l.Active, l.Detail
+}
+
+// writeClockReport says which move clock a match gets by default here.
+func writeClockReport(w io.Writer) {
+	if ok, why := cpuClock(); ok {
+		fmt.Fprintf(w, "move clock: cpu by default (each move is charged the CPU time of the bot's cgroup: %s)\n", why)
+	} else {
+		fmt.Fprintf(w, "move clock: wall time only (no cgroup counts a bot's CPU time: %s); a busy machine slows every bot's moves\n", why)
+	}
+}
