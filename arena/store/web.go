@@ -270,7 +270,8 @@ func isUnique(err error) bool { return err != nil && strings.Contains(err.Error(
 
 // CreateUser adds an account; the name is unique regardless of case.
 func (s *Store) CreateUser(ctx context.Context, name, pwHash, role string) (User, error) {
-	res, err := s.db.ExecContext(ctx, "INSERT INTO users(name, pw_hash, role, created) VALUES(?,?,?,?)", name, pwHash, role, now())
+	at := now()
+	res, err := s.db.ExecContext(ctx, "INSERT INTO users(name, pw_hash, role, created) VALUES(?,?,?,?)", name, pwHash, role, at)
 	if isUnique(err) {
 		return User{}, fmt.Errorf("%w: the name %q is taken: pick another", ErrExists, name)
 	}
@@ -278,7 +279,7 @@ func (s *Store) CreateUser(ctx context.Context, name, pwHash, role string) (User
 		return User{}, s.wrap(err, "creating user")
 	}
 	id, _ := res.LastInsertId()
-	return User{ID: id, Name: name, Role: role, PwHash: pwHash}, nil
+	return User{ID: id, Name: name, Role: role, PwHash: pwHash, Created: parseTime(at)}, nil
 }
 
 // SetRole changes a user's role.
