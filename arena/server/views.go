@@ -152,11 +152,11 @@ type BotView struct {
 // VersionView is a version as shown: its verdict and log tail only to its author.
 type VersionView struct {
 	store.Version
-	Bot     string `json:"bot"`
-	Author  string `json:"author"`
-	Game    string `json:"game"`
+	Bot     string  `json:"bot"`
+	Author  string  `json:"author"`
+	Game    string  `json:"game"`
 	Ordinal float64 `json:"ordinal"`
-	LogTail string `json:"log,omitempty"`
+	LogTail string  `json:"log,omitempty"`
 }
 
 func versionView(v store.Version, mine bool) VersionView {

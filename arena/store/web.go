@@ -266,7 +266,9 @@ func parseTime(s string) time.Time {
 	return t
 }
 
-func isUnique(err error) bool { return err != nil && strings.Contains(err.Error(), "UNIQUE constraint") }
+func isUnique(err error) bool {
+	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint")
+}
 
 // CreateUser adds an account; the name is unique regardless of case.
 func (s *Store) CreateUser(ctx context.Context, name, pwHash, role string) (User, error) {
