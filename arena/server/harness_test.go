@@ -28,7 +28,7 @@ import (
 // env is one real server: the embedded SQLite store, the ladder playing real bot processes in
 // the sandbox, and an httptest server.
 type env struct {
-	t   *testing.T
+	t   testing.TB
 	st  *store.Store
 	lad *ladder.Ladder
 	srv *Server
@@ -45,7 +45,7 @@ type envOptions struct {
 	games     []string
 }
 
-func newEnv(t *testing.T, o envOptions) *env {
+func newEnv(t testing.TB, o envOptions) *env {
 	t.Helper()
 	if err := testenv.CheckPython("arena_sdk"); err != nil {
 		t.Fatal(err)
@@ -245,7 +245,7 @@ func (c *client) waitMatches(game, bot string, n int) BoardRow {
 }
 
 // Bots the tests upload.
-func exampleBot(t *testing.T) []byte {
+func exampleBot(t testing.TB) []byte {
 	b, err := os.ReadFile("../../examples/python/dynamite/bot.py")
 	if err != nil {
 		t.Fatal(err)
