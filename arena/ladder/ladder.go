@@ -63,6 +63,8 @@ type Ladder struct {
 	Deadline time.Duration
 	// Games the ladder plays (default: every game with a house bot).
 	Games []string
+	// Params per game for ladder and smoke matches (default: the package's Params).
+	Params map[string]map[string]string
 	// Pause is how long an idle scheduler waits before looking again (default 200 ms).
 	Pause time.Duration
 	// Stopped pauses ladder matches (validations still run): the organiser's switch.
@@ -482,7 +484,7 @@ func (l *Ladder) play(ctx context.Context, g, kind string, vs []store.Version, s
 }
 
 func (l *Ladder) run(ctx context.Context, spec game.Spec, mid int64, vs []store.Version, names []string, seed uint64) (*match.Result, store.LadderFinish, error) {
-	gcfg := game.Config{Seed: seed, Params: Params[spec.Name]}
+	gcfg := game.Config{Seed: seed, Params: l.GameParams(spec.Name)}
 	for _, n := range names {
 		gcfg.Players = append(gcfg.Players, game.Player{Name: n})
 	}
@@ -551,6 +553,14 @@ func (l *Ladder) run(ctx context.Context, spec game.Spec, mid int64, vs []store.
 	}
 	fin.Seats = seats
 	return res, fin, nil
+}
+
+// GameParams are the parameters ladder and smoke matches of a game are played with.
+func (l *Ladder) GameParams(game string) map[string]string {
+	if l.Params != nil {
+		return l.Params[game]
+	}
+	return Params[game]
 }
 
 // Language names what a version's folder is, as botspec classifies it.

@@ -12,7 +12,6 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/botarena/arena/arena/ladder"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
 )
@@ -393,7 +392,7 @@ func (s *Server) postTournament(w http.ResponseWriter, r *http.Request) {
 		s.internal(w, r, err)
 		return
 	}
-	cfg := tournament.Config{Game: req.Game, Params: ladder.Params[req.Game], Reps: max(req.Reps, 1), Seed: uint64(time.Now().UnixNano() >> 1)}
+	cfg := tournament.Config{Game: req.Game, Params: s.lad.GameParams(req.Game), Reps: max(req.Reps, 1), Seed: uint64(time.Now().UnixNano() >> 1)}
 	for _, v := range vs {
 		if v.Bot.House == "" {
 			cfg.Entries = append(cfg.Entries, tournament.Entry{Name: fmt.Sprintf("%s-v%d", v.Bot.Name, v.N), Spec: v.Dir, Author: v.Bot.Author, Language: v.Language})

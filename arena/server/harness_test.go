@@ -43,6 +43,7 @@ type envOptions struct {
 	jobs      int
 	noLadder  bool
 	games     []string
+	fullGames bool // the games' own parameters (the load benchmark)
 }
 
 func newEnv(t testing.TB, o envOptions) *env {
@@ -62,7 +63,12 @@ func newEnv(t testing.TB, o envOptions) *env {
 	if o.games == nil {
 		o.games = []string{"dynamite"}
 	}
-	lad := &ladder.Ladder{Store: st, Resolver: &botspec.Resolver{Python: testenv.Python()}, Jobs: o.jobs, Games: o.games, Pause: 50 * time.Millisecond}
+	// Short dynamite matches (first to 100 points) keep the tests quick; the game is the same.
+	params := map[string]map[string]string{"dynamite": {"target": "100"}}
+	if o.fullGames {
+		params = nil
+	}
+	lad := &ladder.Ladder{Store: st, Resolver: &botspec.Resolver{Python: testenv.Python()}, Jobs: o.jobs, Games: o.games, Pause: 50 * time.Millisecond, Params: params}
 	srv, err := New(context.Background(), st, lad, Options{SecureCookies: o.secure, MaxUpload: o.maxUpload, Unpack: o.unpack,
 		Organisers: []string{"orga"}, LoginRate: o.loginRate})
 	if err != nil {

@@ -31,7 +31,7 @@ var (
 //
 //	go test ./arena/server -run '^$' -bench BenchmarkLoad -benchtime 1x
 func BenchmarkLoad(b *testing.B) {
-	e := newEnv(b, envOptions{jobs: 1})
+	e := newEnv(b, envOptions{jobs: 1, fullGames: true})
 	ada := e.register("ada")
 	v := ada.uploadAPI("dynamite", "frequency", "bot.py", exampleBot(b), http.StatusAccepted)
 	ada.waitVersion(v.ID)

@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/botarena/arena/arena/botspec"
 	"github.com/botarena/arena/arena/store"
@@ -30,7 +31,9 @@ func TestValidationAndLadder(t *testing.T) {
 	if good.Status != store.VersionValidating || good.Language != "python" {
 		t.Fatalf("new version: %+v", good)
 	}
+	t0 := time.Now()
 	g := ada.waitVersion(good.ID)
+	t.Logf("%v: good validated", time.Since(t0))
 	if g.Status != store.VersionOK || !strings.Contains(g.Verdict, "smoke match") {
 		t.Fatalf("good bot: %s: %s\n%s", g.Status, g.Verdict, g.LogTail)
 	}
@@ -42,6 +45,7 @@ func TestValidationAndLadder(t *testing.T) {
 	mustContain(t, b.LogTail, "boom on purpose", "about to fail on purpose")
 
 	row := ada.waitMatches("dynamite", "frequency", 2)
+	t.Logf("%v: 2 ladder matches", time.Since(t0))
 	if row.Sigma >= 25.0/3 || row.Language != "python" || row.Author != "ada" {
 		t.Fatalf("leaderboard row after 2 matches: %+v", row)
 	}
@@ -86,6 +90,76 @@ func TestValidationAndLadder(t *testing.T) {
 	mustContain(t, mp, "Your bot's log", "replay-link")
 	rp := ada.get(fmt.Sprintf("/api/v1/matches/%d/replay", ms.Matches[0].ID), http.StatusOK)
 	mustContain(t, rp, `"game":"dynamite"`, `"steps"`)
+
+	// Another language through the same path: the JavaScript kit's example, zipped as a folder.
+	bob := e.register("bob")
+	js := bob.uploadAPI("dynamite", "jsfreq", "jsfreq.zip", zipFolder(t, "../../examples/javascript/dynamite"), http.StatusAccepted)
+	if j := bob.waitVersion(js.ID); j.Status != store.VersionOK || j.Language != "javascript" {
+		t.Fatalf("JavaScript bot: %s (%s): %s\n%s", j.Status, j.Language, j.Verdict, j.LogTail)
+	}
+	t.Logf("%v: js validated", time.Since(t0))
+	bob.waitMatches("dynamite", "jsfreq", 1)
+	t.Logf("%v: js played", time.Since(t0))
+
+	// The organiser replays a ladder match (same versions, same seed) and makes a tournament of
+	// the current versions (the house bot, played in-process, is not an entrant).
+	orga := e.register("orga")
+	orga.apiJSON("POST", fmt.Sprintf("/api/v1/matches/%d/replay", ms.Matches[0].ID), nil, http.StatusAccepted, nil)
+	ada.apiJSON("POST", fmt.Sprintf("/api/v1/matches/%d/replay", ms.Matches[0].ID), nil, http.StatusForbidden, nil)
+	var made struct {
+		TournamentID int64 `json:"tournament_id"`
+		Entries      int
+	}
+	orga.apiJSON("POST", "/api/v1/tournaments", map[string]any{"game": "dynamite", "name": "cup"}, http.StatusCreated, &made)
+	if made.Entries != 2 {
+		t.Fatalf("tournament of %d entries, want 2 (frequency, jsfreq)", made.Entries)
+	}
+	deadline := time.Now().Add(90 * time.Second)
+	var tst tournament.Standings
+	for time.Now().Before(deadline) {
+		orga.apiJSON("GET", fmt.Sprintf("/api/v1/tournaments/%d", made.TournamentID), nil, http.StatusOK, &tst)
+		if tst.Status == "finished" {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	t.Logf("%v: tournament", time.Since(t0))
+	if tst.Status != "finished" || tst.Done != 2 {
+		t.Fatalf("organiser's tournament: %+v", tst)
+	}
+	again := false
+	for time.Now().Before(deadline) && !again {
+		var all struct{ Matches []store.LadderMatch }
+		ada.apiJSON("GET", "/api/v1/games/dynamite/matches?kind=ladder&status=done&limit=200", nil, http.StatusOK, &all)
+		for _, m := range all.Matches {
+			again = again || (m.ID != ms.Matches[0].ID && m.Seed == ms.Matches[0].Seed && m.Summary == ms.Matches[0].Summary)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if !again {
+		t.Fatal("the replayed match did not come out the same")
+	}
+}
+
+// zipFolder zips a folder's files (no subfolders needed here).
+func zipFolder(t *testing.T, dir string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	des, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, de := range des {
+		if de.IsDir() {
+			continue
+		}
+		b, _ := os.ReadFile(filepath.Join(dir, de.Name()))
+		f, _ := zw.Create("bot/" + de.Name())
+		f.Write(b)
+	}
+	zw.Close()
+	return buf.Bytes()
 }
 
 // TestSecurityRules: passwords, sessions, CSRF, cross-origin posts, the rate limit, another
