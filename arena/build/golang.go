@@ -139,9 +139,10 @@ func isArenaModule(gomod string) bool {
 	return false
 }
 
-// LoadKit copies the arena module's go.mod, go.sum and non-test .go files (no hidden, _ or
-// testdata folder, no nested module) into the files store. Other files of the checkout (a
-// store, replays, notes) never enter it.
+// LoadKit copies the arena module's go.mod, go.sum, non-test .go files and the files packages
+// embed (which live in a folder named assets; no hidden, _ or testdata folder, no nested
+// module) into the files store. Other files of the checkout (a store, replays, notes) never
+// enter it.
 func LoadKit(root, store string) (Kit, error) {
 	kitMu.Lock()
 	defer kitMu.Unlock()
@@ -152,6 +153,9 @@ func LoadKit(root, store string) (Kit, error) {
 		name := filepath.Base(rel)
 		if dir {
 			return !strings.HasPrefix(name, "_") && name != "testdata" && !exists(filepath.Join(root, rel, "go.mod"))
+		}
+		if filepath.Base(filepath.Dir(rel)) == "assets" && !strings.HasPrefix(name, ".") {
+			return true // go:embed needs them to compile the package
 		}
 		return rel == "go.mod" || rel == "go.sum" || (strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go"))
 	}

@@ -214,6 +214,13 @@ type Engine interface {
 	Outcome() Outcome
 }
 
+// FaultLog is implemented by engines that can list the faults charged so far, before the
+// match is done (Outcome is valid only once Done). The replay viewer uses it to show each fault
+// at the move that caused it. The slice is owned by the engine: read it, never keep it.
+type FaultLog interface {
+	Faults() []FaultRecord
+}
+
 // Param documents one game parameter.
 type Param struct {
 	Name    string `json:"name"`

@@ -348,6 +348,9 @@ func (e *Engine) finish(winner int, reason string) {
 // Done reports the end.
 func (e *Engine) Done() bool { return e.done }
 
+// Faults charged so far (game.FaultLog).
+func (e *Engine) Faults() []game.FaultRecord { return e.faults }
+
 // Final sends the last round with finished set, and the seat's result.
 func (e *Engine) Final(seat int, req *arenav1.EndRequest) {
 	req.Observation = &arenav1.EndRequest_Auction{Auction: e.observation(seat)}

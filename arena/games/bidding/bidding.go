@@ -267,6 +267,9 @@ func (e *engine) nextGame() {
 
 func (e *engine) Done() bool { return e.done }
 
+// Faults charged so far (game.FaultLog).
+func (e *engine) Faults() []game.FaultRecord { return e.faults }
+
 // players is the match result: more games won wins, equal is a draw.
 func (e *engine) players() []game.PlayerOutcome {
 	return game.ByScore([]float64{float64(e.won[0]), float64(e.won[1])})

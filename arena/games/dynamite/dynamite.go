@@ -221,6 +221,9 @@ func (e *Engine) charge(seat int, k game.FaultKind, detail string) {
 // Done reports the end.
 func (e *Engine) Done() bool { return e.done }
 
+// Faults charged so far (game.FaultLog).
+func (e *Engine) Faults() []game.FaultRecord { return e.faults }
+
 // Final gives each seat its result and the last round.
 func (e *Engine) Final(seat int, req *arenav1.EndRequest) {
 	o := &arenav1.DynamiteObservation{}

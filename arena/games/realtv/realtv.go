@@ -296,6 +296,9 @@ func (e *Engine) Apply(answers []game.Answer) error {
 // Done reports the end of the contest.
 func (e *Engine) Done() bool { return e.done }
 
+// Faults charged so far (game.FaultLog).
+func (e *Engine) Faults() []game.FaultRecord { return e.faults }
+
 // Score of an instance now, in points.
 func (e *Engine) Score(seat int) float64 { return Points(e.inst[seat].score) }
 
