@@ -67,7 +67,7 @@ func newServe() *cobra.Command {
 		logger := log.New(cmd.ErrOrStderr(), "arena serve: ", log.LstdFlags)
 		ctx := cmd.Context()
 		srv, err := server.New(ctx, st, lad, server.Options{DataDir: data, SecureCookies: secureCookies, MaxUpload: maxUploadMiB << 20,
-			Organisers: organisers, Logger: logger, Viewer: viewerFunc})
+			Organisers: organisers, Logger: logger})
 		if err != nil {
 			return err
 		}
@@ -98,9 +98,6 @@ func newServe() *cobra.Command {
 	}
 	return cmd
 }
-
-// viewerFunc is the replay viewer the match pages frame; nil until arena/viewer is merged.
-var viewerFunc func(w http.ResponseWriter, replay []byte) error
 
 func secureFor(v, addr string) (bool, error) {
 	switch v {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+	"github.com/chromedp/chromedp/kb"
 )
 
 var updateScreenshots = flag.Bool("update-screenshots", false, "copy the browser test's screenshots to docs/ (the README shows them)")
@@ -155,5 +156,36 @@ func TestBrowser(t *testing.T) {
 		t.Fatal("no log of the author's own bot on the match page")
 	}
 	shot("match.png")
+	if n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('iframe#viewer[sandbox="allow-scripts"]').length`)); err != nil || n != 1 {
+		t.Fatalf("the match page frames no sandboxed viewer (%d, %v)", n, err)
+	}
+	// The viewer, opened on its own: step through the first moves with the buttons and the keyboard.
+	url, _ = chromedp.Run(ctx, chromedp.Location())
+	do("open the viewer", chromedp.Navigate(url+"/viewer"))
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.ready === 'true'`, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+		failed("the viewer never got ready", err)
+	}
+	step := func() string {
+		v, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.dataset.step`))
+		if err != nil {
+			failed("the viewer's step", err)
+		}
+		return v
+	}
+	do("step forward", chromedp.Click(chromedp.CSS("#first")), chromedp.Click(chromedp.CSS("#next")), chromedp.Click(chromedp.CSS("#next")), chromedp.Click(chromedp.CSS("#next")))
+	if got := step(); got != "3" {
+		t.Fatalf("after three steps the viewer is at step %s", got)
+	}
+	if answers := text("#answers tbody"); !strings.Contains(answers, "freq") {
+		t.Fatalf("the viewer's answers at step 3 do not name the bot: %q", answers)
+	}
+	do("step back with the keyboard", chromedp.KeyEvent(kb.ArrowLeft))
+	if got := step(); got != "2" {
+		t.Fatalf("after the left arrow the viewer is at step %s", got)
+	}
+	if title := text("#title"); !strings.Contains(title, "dynamite") {
+		t.Fatalf("viewer title %q", title)
+	}
+	shot("viewer.png")
 	fmt.Fprintln(os.Stderr, "browser test screenshots:", shots)
 }

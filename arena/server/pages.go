@@ -167,8 +167,7 @@ func (s *Server) pageMatch(w http.ResponseWriter, r *http.Request) {
 		s.internal(w, r, err)
 		return
 	}
-	s.render(w, r, "match", map[string]any{"Title": fmt.Sprintf("Match %d", id), "M": mv, "Live": mv.Status == store.LadderRunning,
-		"Viewer": s.opt.Viewer != nil})
+	s.render(w, r, "match", map[string]any{"Title": fmt.Sprintf("Match %d", id), "M": mv, "Live": mv.Status == store.LadderRunning})
 }
 
 func (s *Server) pageBot(w http.ResponseWriter, r *http.Request) {
@@ -246,7 +245,7 @@ func (s *Server) pageTournamentMatch(w http.ResponseWriter, r *http.Request) {
 			mine = append(mine, f)
 		}
 	}
-	s.render(w, r, "tmatch", map[string]any{"Title": m.MatchID, "T": st, "M": m, "Faults": mine, "Viewer": s.opt.Viewer != nil})
+	s.render(w, r, "tmatch", map[string]any{"Title": m.MatchID, "T": st, "M": m, "Faults": mine})
 }
 
 func (s *Server) pageRegister(w http.ResponseWriter, r *http.Request) {

@@ -45,8 +45,6 @@ type Options struct {
 	LoginRate int
 	// Logger for request errors (default: the standard logger).
 	Logger *log.Logger
-	// Viewer writes the replay viewer page; nil shows a placeholder (see viewer.go).
-	Viewer func(w http.ResponseWriter, replayJSON []byte) error
 }
 
 // Server is arena serve's HTTP side: pages, the JSON API, accounts, uploads, live events.
@@ -58,6 +56,8 @@ type Server struct {
 	events  *broker
 	stopped atomic.Bool // the organiser paused the ladder
 	handler http.Handler
+	// pagesCache keeps rendered viewer pages.
+	pagesCache pageCache
 }
 
 // New builds a server over an open store and a ladder (not yet running). It seeds the house
@@ -201,8 +201,8 @@ func securityHeaders(next http.Handler) http.Handler {
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "same-origin")
 		if !strings.HasSuffix(r.URL.Path, "/viewer") {
-			// The viewer is one self-contained page with inline script; everything else runs
-			// only the server's own static script.
+			// The viewer is one self-contained page with inline script and a policy of its own
+			// (viewer.go); everything else runs only the server's own static script.
 			h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'self'; form-action 'self'")
 			h.Set("X-Frame-Options", "SAMEORIGIN")
 		}
