@@ -60,7 +60,7 @@ func BenchmarkLoad(b *testing.B) {
 	paths := []string{
 		"/", "/games/dynamite", "/games/dynamite/matches", fmt.Sprintf("/matches/%d", mid), fmt.Sprintf("/bots/%d", v.BotID),
 		"/tournaments", fmt.Sprintf("/tournaments/%d", tid), fmt.Sprintf("/tournaments/%d/matches/0", tid), "/login", "/register", "/upload", "/me",
-		"/static/style.css",
+		"/static/style.css", fmt.Sprintf("/matches/%d/viewer", mid), fmt.Sprintf("/tournaments/%d/matches/0/viewer", tid),
 		"/api/v1/games", "/api/v1/games/dynamite/leaderboard", "/api/v1/games/dynamite/matches", fmt.Sprintf("/api/v1/matches/%d", mid),
 		fmt.Sprintf("/api/v1/matches/%d/replay", mid), fmt.Sprintf("/api/v1/matches/%d/logs", mid), fmt.Sprintf("/api/v1/bots/%d", v.BotID),
 		fmt.Sprintf("/api/v1/versions/%d", v.ID), fmt.Sprintf("/api/v1/versions/%d/files", v.ID), "/api/v1/tournaments",

@@ -88,6 +88,7 @@ func TestValidationAndLadder(t *testing.T) {
 	}
 	mp := ada.get(fmt.Sprintf("/matches/%d", ms.Matches[0].ID), http.StatusOK)
 	mustContain(t, mp, "Your bot's log", "replay-link")
+	mustContain(t, ada.get(fmt.Sprintf("/matches/%d/viewer", ms.Matches[0].ID), http.StatusOK), `content="arena viewer"`, "frequency v1")
 	rp := ada.get(fmt.Sprintf("/api/v1/matches/%d/replay", ms.Matches[0].ID), http.StatusOK)
 	mustContain(t, rp, `"game":"dynamite"`, `"steps"`)
 
@@ -380,6 +381,15 @@ func TestTournamentsShow(t *testing.T) {
 	mustContain(t, mp, "crash", "Download the replay")
 	mustNotContain(t, mp, "boom on purpose") // fault details are the organisers'
 	mustContain(t, c.get(fmt.Sprintf("/api/v1/tournaments/%d/matches/0/replay", id), http.StatusOK), `"steps"`)
+	mustContain(t, mp, `iframe id="viewer"`)
+	resp, err := http.Get(e.ts.URL + fmt.Sprintf("/tournaments/%d/matches/0/viewer", id))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || !strings.HasPrefix(resp.Header.Get("Content-Security-Policy"), "sandbox allow-scripts;") {
+		t.Fatalf("tournament viewer: %s, CSP %q", resp.Status, resp.Header.Get("Content-Security-Policy"))
+	}
 	var ts struct{ Tournaments []map[string]any }
 	c.apiJSON("GET", "/api/v1/tournaments", nil, http.StatusOK, &ts)
 	if len(ts.Tournaments) != 1 {
