@@ -15,7 +15,7 @@ import (
 	"github.com/chromedp/chromedp/kb"
 )
 
-var updateScreenshots = flag.Bool("update-screenshots", false, "copy the browser test's screenshots to docs/ (the README shows them)")
+var updateScreenshots = flag.Bool("update-screenshots", false, "copy the browser test's leaderboard and viewer screenshots to docs/ (the README shows them)")
 
 // chromium finds the browser: $ARENA_CHROMIUM (scripts/chromium.sh, which scripts/test.sh
 // runs, installs Debian's chromium and sets it), else chromium on PATH. Under CI
@@ -86,7 +86,7 @@ func TestBrowser(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(shots, name), png, 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if *updateScreenshots {
+		if *updateScreenshots && (name == "leaderboard.png" || name == "ladder-viewer.png") {
 			if err := os.WriteFile(filepath.Join("..", "..", "docs", name), png, 0o644); err != nil {
 				t.Fatal(err)
 			}
@@ -186,6 +186,6 @@ func TestBrowser(t *testing.T) {
 	if title := text("#title"); !strings.Contains(title, "dynamite") {
 		t.Fatalf("viewer title %q", title)
 	}
-	shot("viewer.png")
+	shot("ladder-viewer.png")
 	fmt.Fprintln(os.Stderr, "browser test screenshots:", shots)
 }

@@ -44,6 +44,10 @@ func (s *Server) pageViewer(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) pageTournamentViewer(w http.ResponseWriter, r *http.Request) {
 	key := fmt.Sprintf("tournament/%s/%s", chi.URLParam(r, "id"), chi.URLParam(r, "idx"))
+	if page, ok := s.pagesCache.get(key); ok {
+		writeViewer(w, page)
+		return
+	}
 	b, err := s.tournamentReplay(r)
 	if err != nil {
 		s.internal(w, r, err)
