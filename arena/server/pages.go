@@ -35,21 +35,21 @@ func (s *Server) parseTemplates() error {
 		"add":   func(a, b int) int { return a + b },
 		"lower": strings.ToLower,
 	}
-	layout, err := assets.ReadFile("templates/layout.html")
+	layout, err := assets.ReadFile("assets/layout.html")
 	if err != nil {
 		return err
 	}
-	names, err := assets.ReadDir("templates")
+	names, err := assets.ReadDir("assets")
 	if err != nil {
 		return err
 	}
 	s.pages = map[string]*template.Template{}
 	for _, n := range names {
-		name := strings.TrimSuffix(n.Name(), ".html")
-		if name == "layout" {
+		name, ok := strings.CutSuffix(n.Name(), ".html")
+		if !ok || name == "layout" {
 			continue
 		}
-		body, err := assets.ReadFile("templates/" + n.Name())
+		body, err := assets.ReadFile("assets/" + n.Name())
 		if err != nil {
 			return err
 		}

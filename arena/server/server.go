@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
-	"io/fs"
 	"log"
 	"net/http"
 	"os"
@@ -26,7 +25,10 @@ import (
 	"github.com/botarena/arena/arena/upload"
 )
 
-//go:embed templates static
+// The pages' templates and static files; in a folder named assets, which the Go build kit
+// keeps (arena/build.LoadKit), so the arena's module still compiles inside the build sandbox.
+//
+//go:embed assets
 var assets embed.FS
 
 // Options configure a server.
@@ -119,8 +121,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
 	r.Use(middleware.Recoverer, securityHeaders, s.authenticate)
-	static, _ := fs.Sub(assets, "static")
-	r.Handle("/static/*", http.StripPrefix("/static/", cacheFor(http.FileServerFS(static))))
+	r.Get("/static/{name}", s.serveStatic)
 	loginLimit := httprate.Limit(s.opt.LoginRate, time.Minute, httprate.WithKeyFuncs(httprate.KeyByIP),
 		httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, http.StatusTooManyRequests, "too many login attempts from this address: wait a minute and try again")
@@ -210,11 +211,25 @@ func securityHeaders(next http.Handler) http.Handler {
 	})
 }
 
-func cacheFor(h http.Handler) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		w.Header().Set("Cache-Control", "public, max-age=300")
-		h.ServeHTTP(w, r)
-	})
+// static files: the style sheet and the live-update script (the templates beside them in
+// assets/ are not served).
+var static = map[string]string{"style.css": "text/css; charset=utf-8", "live.js": "text/javascript; charset=utf-8"}
+
+func (s *Server) serveStatic(w http.ResponseWriter, r *http.Request) {
+	name := chi.URLParam(r, "name")
+	ct, ok := static[name]
+	if !ok {
+		s.fail(w, r, http.StatusNotFound, "no such file")
+		return
+	}
+	b, err := assets.ReadFile("assets/" + name)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	w.Header().Set("Content-Type", ct)
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	_, _ = w.Write(b)
 }
 
 // isAPI reports whether a request is a JSON API call.

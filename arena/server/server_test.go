@@ -327,6 +327,14 @@ func TestSecurityRules(t *testing.T) {
 		mustContain(t, ada.uploadAPI2("chess", "x", "bot.py", exampleBot(t), http.StatusBadRequest), "unknown game")
 		mustContain(t, ada.uploadAPI2("dynamite", "../x", "bot.py", exampleBot(t), http.StatusBadRequest), "bot name")
 		mustContain(t, ada.uploadAPI2("dynamite", "noext", "README", []byte("hello"), http.StatusBadRequest), "upload a .py")
+		// An author has at most MaxValidating versions validating at once (the ladder of this
+		// test is paused, so nothing validates meanwhile).
+		pe := newEnv(t, envOptions{noLadder: true})
+		carl := pe.register("carl")
+		for i := 0; i < MaxValidating; i++ {
+			carl.uploadAPI("dynamite", fmt.Sprintf("q%d", i), "bot.py", exampleBot(t), http.StatusAccepted)
+		}
+		mustContain(t, carl.uploadAPI2("dynamite", "one-more", "bot.py", exampleBot(t), http.StatusTooManyRequests), "still validating")
 		// Nothing refused left a bot, a version or files behind.
 		for _, n := range []string{"big", "climb", "link", "bomb", "noext"} {
 			if _, err := e.st.BotByName(context.Background(), "dynamite", n); err == nil {
@@ -395,4 +403,17 @@ func TestTournamentsShow(t *testing.T) {
 	if len(ts.Tournaments) != 1 {
 		t.Fatalf("tournaments %+v", ts)
 	}
+}
+
+// TestGoUpload: a Go bot (the Go kit's example, zipped) builds in the build sandbox against the
+// arena's own module (whose packages, this one included, must compile there) and passes.
+func TestGoUpload(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{jobs: 2})
+	gus := e.register("gus")
+	v := gus.uploadAPI("dynamite", "gobot", "gobot.zip", zipFolder(t, "../../examples/go/dynamite"), http.StatusAccepted)
+	if g := gus.waitVersion(v.ID); g.Status != store.VersionOK || g.Language != "go" {
+		t.Fatalf("Go bot: %s (%s): %s\n%s", g.Status, g.Language, g.Verdict, g.LogTail)
+	}
+	gus.waitMatches("dynamite", "gobot", 1)
 }

@@ -39,6 +39,9 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, err error) {
 	s.internal(w, r, err)
 }
 
+// MaxValidating is how many versions one author may have validating at once.
+const MaxValidating = 3
+
 // readUpload reads the multipart form's "file" within the size bound.
 func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (game, name, filename string, data []byte, err error) {
 	r.Body = http.MaxBytesReader(w, r.Body, s.opt.MaxUpload)
@@ -73,6 +76,13 @@ func (s *Server) accept(ctx context.Context, u store.User, game, name, filename 
 	}
 	if int64(len(data)) > s.opt.MaxUpload {
 		return store.Version{}, bad(http.StatusRequestEntityTooLarge, "the upload is larger than %d MiB", s.opt.MaxUpload>>20)
+	}
+	// Each validation is a sandboxed build and a match: an author waits for theirs to end
+	// before queueing more.
+	if n, err := s.st.Validating(ctx, u.ID); err != nil {
+		return store.Version{}, err
+	} else if n >= MaxValidating {
+		return store.Version{}, bad(http.StatusTooManyRequests, "%d of your versions are still validating: wait for their verdicts, then upload again", n)
 	}
 	incoming, err := os.MkdirTemp(filepath.Join(s.opt.DataDir, "versions"), ".incoming-")
 	if err != nil {

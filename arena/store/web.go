@@ -516,6 +516,13 @@ func (s *Store) Pending(ctx context.Context) ([]Version, error) {
 	return s.versions(ctx, "WHERE v.status = ? ORDER BY v.id", VersionValidating)
 }
 
+// Validating counts a user's versions still validating.
+func (s *Store) Validating(ctx context.Context, userID int64) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, "SELECT count(*) FROM versions v JOIN web_bots b ON b.id = v.bot_id WHERE b.user_id = ? AND v.status = ?", userID, VersionValidating).Scan(&n)
+	return n, s.wrap(err, "counting versions")
+}
+
 // Active lists, per bot of the game that is not disabled, its newest version that passed
 // validation: the ladder's entrants.
 func (s *Store) Active(ctx context.Context, game string) ([]Version, error) {
