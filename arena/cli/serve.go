@@ -7,6 +7,7 @@ import (
 	"log"
 	"net"
 	"net/http"
+	"os"
 	"runtime"
 	"time"
 
@@ -16,9 +17,25 @@ import (
 	"github.com/botarena/arena/arena/ladder"
 	"github.com/botarena/arena/arena/server"
 	"github.com/botarena/arena/arena/store"
+	"github.com/botarena/arena/arena/upload"
 )
 
-func init() { extraCommands = append(extraCommands, newServe) }
+func init() { extraCommands = append(extraCommands, newServe, newUnpackHelper) }
+
+// newUnpackHelper is the sandboxed unpacker serve re-executes the arena binary as.
+func newUnpackHelper() *cobra.Command {
+	return &cobra.Command{
+		Use:    upload.HelperArg,
+		Hidden: true,
+		Args:   cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if code := upload.Main(args, cmd.ErrOrStderr()); code != 0 {
+				os.Exit(code)
+			}
+			return nil
+		},
+	}
+}
 
 func newServe() *cobra.Command {
 	var (

@@ -93,7 +93,9 @@ func (s *Server) accept(ctx context.Context, u store.User, game, name, filename 
 	if err := os.Mkdir(src, 0o755); err != nil {
 		return store.Version{}, err
 	}
-	if err := upload.Unpack(filename, data, src, s.opt.Unpack); err != nil {
+	// The archive is read in a sandbox of its own, never with the server's rights.
+	unpacker := upload.Sandboxed{Limits: s.opt.Unpack, Strict: s.lad.Host.Strict}
+	if err := unpacker.Unpack(filename, data, src); err != nil {
 		code := http.StatusBadRequest
 		if errors.Is(err, upload.ErrTooBig) {
 			code = http.StatusRequestEntityTooLarge

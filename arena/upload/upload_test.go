@@ -157,3 +157,88 @@ func TestUnpackRefuses(t *testing.T) {
 		})
 	}
 }
+
+// TestSandboxed: the same uploads through the sandboxed unpacker (this test binary,
+// re-executed): good archives arrive whole, hostile ones are refused with the same errors and
+// leave nothing behind.
+func TestSandboxed(t *testing.T) {
+	t.Parallel()
+	u := Sandboxed{Strict: os.Getenv("ARENA_REQUIRE_SANDBOX") == "1"}
+	dir := t.TempDir()
+	good := zipOf(t, entry{name: "mybot/bot.py", body: "x = 1"}, entry{name: "mybot/lib/util.py", body: "y"})
+	if err := u.Unpack("bot.zip", good, dir); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "bot.py")); err != nil || string(b) != "x = 1" {
+		t.Fatalf("bot.py: %q %v", b, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "lib", "util.py")); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		name, file string
+		data       []byte
+		want       error
+		say        string
+	}{
+		{"traversal", "x.tar", tarOf(t, false, entry{name: "../../etc/passwd", body: "x"}), ErrBadEntry, "climbs out"},
+		{"symlink", "x.zip", zipOf(t, entry{name: "bot.py", typ: tar.TypeSymlink, body: "/etc/shadow"}), ErrBadEntry, "symbolic link"},
+		{"device", "x.tar", tarOf(t, false, entry{name: "dev", typ: tar.TypeChar}), ErrBadEntry, "device"},
+		{"bomb", "x.zip", zipOf(t, entry{name: "zeros", size: 64 << 20}), ErrTooBig, "more than 8 MiB"},
+		{"not zip", "x.zip", []byte("plain"), ErrFormat, "zip"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			parent := t.TempDir()
+			dir := filepath.Join(parent, "v")
+			os.Mkdir(dir, 0o755)
+			err := u.Unpack(c.file, c.data, dir)
+			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.say) {
+				t.Fatalf("Unpack = %v, want %v saying %q", err, c.want, c.say)
+			}
+			if des, _ := os.ReadDir(dir); len(des) != 0 {
+				t.Fatalf("a refused upload left %v", des)
+			}
+		})
+	}
+}
+
+// TestSandboxedUnpackerIsConfined stands a hostile program in for the unpacker (as if the
+// archive code had a hole): it runs as a uid of its own, cannot write outside its work dir or
+// reach the upload's host folder, and only its regular files come out.
+func TestSandboxedUnpackerIsConfined(t *testing.T) {
+	t.Parallel()
+	if os.Geteuid() != 0 && os.Getenv("ARENA_REQUIRE_SANDBOX") != "1" {
+		t.Skip("the full sandbox needs root (scripts/test.sh runs as root)")
+	}
+	outside := filepath.Join(t.TempDir(), "escaped")
+	script := filepath.Join(t.TempDir(), "evil.sh")
+	body := "#!/bin/sh\nout=$4\nid -u > \"$out/uid\"\ntouch " + outside + " 2>/dev/null\ntouch /in/written 2>/dev/null\n" +
+		"ln -s /etc/shadow \"$out/link\"\necho hi > \"$out/bot.py\"\nexit 0\n"
+	if err := os.WriteFile(script, []byte(body), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	err := Sandboxed{Exe: script, Strict: true, View: []string{"/bin", "/usr/bin"}}.Unpack("bot.zip", []byte("anything"), dir)
+	if !errors.Is(err, ErrBadEntry) || !strings.Contains(err.Error(), "link") {
+		t.Fatalf("a link from the unpacker: %v", err)
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Fatal("the unpacker wrote outside its sandbox")
+	}
+	// Without the link, its uid shows it ran as a uid of its own.
+	script2 := filepath.Join(t.TempDir(), "evil2.sh")
+	os.WriteFile(script2, []byte(strings.Replace(body, "ln -s", "true", 1)), 0o755)
+	dir = t.TempDir()
+	if err := (Sandboxed{Exe: script2, Strict: true, View: []string{"/bin", "/usr/bin"}}).Unpack("bot.zip", []byte("anything"), dir); err != nil {
+		t.Fatal(err)
+	}
+	uid, _ := os.ReadFile(filepath.Join(dir, "uid"))
+	if strings.TrimSpace(string(uid)) == "0" || len(uid) == 0 {
+		t.Fatalf("the unpacker ran as uid %q", uid)
+	}
+	if _, err := os.Stat(outside); err == nil {
+		t.Fatal("the unpacker wrote outside its sandbox")
+	}
+}
