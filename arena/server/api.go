@@ -103,7 +103,7 @@ func (s *Server) downloadReplay(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, "no such match")
 		return
 	}
-	b, err := s.st.LadderReplay(r.Context(), id)
+	b, _, err := s.ladderReplay(r, id)
 	if err != nil {
 		s.internal(w, r, err)
 		return
@@ -214,7 +214,7 @@ func (s *Server) tournamentReplay(r *http.Request) ([]byte, error) {
 }
 
 func (s *Server) apiTournamentReplay(w http.ResponseWriter, r *http.Request) {
-	b, err := s.tournamentReplay(r)
+	b, _, err := s.tournamentView(r)
 	if err != nil {
 		s.internal(w, r, err)
 		return

@@ -282,6 +282,15 @@ func TestSecurityRules(t *testing.T) {
 			mustNotContain(t, s, "boom on purpose", "about to fail")
 		}
 		mustContain(t, ada.get(fmt.Sprintf("/matches/%d", mid), http.StatusOK), "about to fail on purpose")
+		// Nor through the replay or the viewer, which replay the match without the quotes.
+		mustContain(t, ada.apiJSON("GET", fmt.Sprintf("/api/v1/matches/%d/replay", mid), nil, http.StatusOK, nil), "boom on purpose")
+		mustContain(t, ada.get(fmt.Sprintf("/matches/%d/viewer", mid), http.StatusOK), "boom on purpose")
+		for _, c := range []*client{bob, anon} {
+			rp := c.apiJSON("GET", fmt.Sprintf("/api/v1/matches/%d/replay", mid), nil, http.StatusOK, nil)
+			mustContain(t, rp, `"crash"`)
+			mustNotContain(t, rp, "boom on purpose", "about to fail")
+			mustNotContain(t, c.get(fmt.Sprintf("/matches/%d/viewer", mid), http.StatusOK), "boom on purpose", "about to fail")
+		}
 		// Bob cannot upload under ada's bot name.
 		mustContain(t, bob.uploadAPI2("dynamite", "secret", "bot.py", exampleBot(t), http.StatusConflict), "another author")
 	})
@@ -388,7 +397,10 @@ func TestTournamentsShow(t *testing.T) {
 	mp := c.get(fmt.Sprintf("/tournaments/%d/matches/0", id), http.StatusOK)
 	mustContain(t, mp, "crash", "Download the replay")
 	mustNotContain(t, mp, "boom on purpose") // fault details are the organisers'
-	mustContain(t, c.get(fmt.Sprintf("/api/v1/tournaments/%d/matches/0/replay", id), http.StatusOK), `"steps"`)
+	rp := c.get(fmt.Sprintf("/api/v1/tournaments/%d/matches/0/replay", id), http.StatusOK)
+	mustContain(t, rp, `"steps"`, `"crash"`)
+	mustNotContain(t, rp, "boom on purpose")
+	mustNotContain(t, c.get(fmt.Sprintf("/tournaments/%d/matches/0/viewer", id), http.StatusOK), "boom on purpose")
 	mustContain(t, mp, `iframe id="viewer"`)
 	resp, err := http.Get(e.ts.URL + fmt.Sprintf("/tournaments/%d/matches/0/viewer", id))
 	if err != nil {

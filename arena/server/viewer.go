@@ -10,6 +10,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/botarena/arena/arena/replay"
+	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/viewer"
 )
 
@@ -29,12 +30,17 @@ func (s *Server) pageViewer(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, "no such match")
 		return
 	}
-	key := fmt.Sprintf("ladder/%d", id)
+	m, err := s.st.LadderMatchByID(r.Context(), id)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	key := fmt.Sprintf("ladder/%d/%s", id, maskKey(ownedSeats(r, m)))
 	if page, ok := s.pagesCache.get(key); ok {
 		writeViewer(w, page)
 		return
 	}
-	b, err := s.st.LadderReplay(r.Context(), id)
+	b, _, err := s.ladderReplay(r, id)
 	if err != nil {
 		s.internal(w, r, err)
 		return
@@ -43,12 +49,16 @@ func (s *Server) pageViewer(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) pageTournamentViewer(w http.ResponseWriter, r *http.Request) {
-	key := fmt.Sprintf("tournament/%s/%s", chi.URLParam(r, "id"), chi.URLParam(r, "idx"))
+	view := "none"
+	if u, ok := current(r); ok && u.Role == store.RoleOrganiser {
+		view = "all"
+	}
+	key := fmt.Sprintf("tournament/%s/%s/%s", chi.URLParam(r, "id"), chi.URLParam(r, "idx"), view)
 	if page, ok := s.pagesCache.get(key); ok {
 		writeViewer(w, page)
 		return
 	}
-	b, err := s.tournamentReplay(r)
+	b, _, err := s.tournamentView(r)
 	if err != nil {
 		s.internal(w, r, err)
 		return
