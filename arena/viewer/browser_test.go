@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -97,12 +98,6 @@ func startBrowser() error {
 			browser.err = err
 			return
 		}
-		dir, err := shotsDir()
-		if err != nil {
-			browser.err = err
-			return
-		}
-		browser.shots = dir
 		opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
 			chromedp.WindowSize(1280, 900), chromedp.Flag("disable-gpu", true))
 		actx, acancel := chromedp.NewExecAllocator(context.Background(), opts...)
@@ -115,6 +110,12 @@ func startBrowser() error {
 		}
 		browser.ctx = bctx
 		browser.cancel = func() { bcancel(); acancel() }
+		dir, err := shotsDir()
+		if err != nil {
+			browser.err = err
+			return
+		}
+		browser.shots = dir
 	})
 	return browser.err
 }
@@ -402,6 +403,28 @@ func expect(t *testing.T, d *viewer.Data, k int) []want {
 			var su arenav1.RealtvSetup
 			decode(t, raw, &su)
 			byID[su.Id] = s
+		}
+		// Each script's total: the latest score seen of each of its instances.
+		latest := map[string]float64{}
+		for j := 0; j <= k; j++ {
+			for _, raw := range d.Frames[j].Islands {
+				var o arenav1.RealtvObservation
+				decode(t, raw, &o)
+				for _, m := range []map[string]*arenav1.RealtvPlayer{o.ActivePlayers, o.Betrayers, o.EliminatedPlayers} {
+					for id, p := range m {
+						if _, ok := byID[id]; ok {
+							latest[id] = p.Score
+						}
+					}
+				}
+			}
+		}
+		totals := make([]float64, len(d.Record.Bots))
+		for id, sc := range latest {
+			totals[d.Seats[byID[id]].Player] += sc
+		}
+		for p, v := range totals {
+			ws = append(ws, want{sel: fmt.Sprintf(`#totals [data-player="%d"]`, p), text: d.Record.Bots[p] + ": " + strconv.FormatFloat(math.Round(v*100)/100, 'f', -1, 64)})
 		}
 		seatIsland := map[int]int{}
 		for i, raw := range f.Islands {

@@ -317,6 +317,25 @@
         cur = next;
         this.views.push(cur); this.phase.push(ph);
       }
+      // each script's total as of frame k: the latest score seen of each of its instances
+      var latest = {}, sums = [];
+      (rec.config && rec.config.players || []).forEach(function () { sums.push(0); });
+      this.totals = [];
+      for (var k2 = 0; k2 < frames.length; k2++) {
+        var isl2 = frames[k2].islands || {};
+        for (var i3 in isl2) {
+          ['active_players', 'betrayers', 'eliminated_players'].forEach(function (g) {
+            var m = isl2[i3][g] || {};
+            for (var id in m) {
+              var seat = self.byId[id];
+              if (seat == null) continue;
+              var sc = num(m[id].score), p = playerOf(seat);
+              sums[p] += sc - (latest[id] || 0); latest[id] = sc;
+            }
+          });
+        }
+        this.totals.push(sums.slice());
+      }
     },
     draw: function (k, board) {
       var self = this, views = this.views[k], f = frames[k];
@@ -325,7 +344,12 @@
       answersAt(k).forEach(function (a) { votes[a.seat] = a; });
       board.appendChild(el('div', { cls: 'card' },
         el('span', { cls: 'badge', id: 'phase', text: 'phase ' + (this.phase[k] + 1) + ' of ' + (this.phases || '?') }),
-        el('span', { cls: 'badge', text: answersAt(k).length + ' instances vote' })));
+        el('span', { cls: 'badge', text: answersAt(k).length + ' instances vote' }),
+        el('div', { id: 'totals', style: 'margin-top:6px' }, this.totals[k].map(function (v, p) {
+          var name = rec.config.players[p].name;
+          return el('span', { cls: 'badge total', 'data-player': p }, el('span', { cls: 'swatch', style: 'background:' + color(p) }), name + ': ' + (+v.toFixed(2)));
+        })),
+        el('div', { cls: 'muted', text: 'script totals as of the start of each instance\'s latest day shown' })));
       var grid = el('div', { cls: 'islands', id: 'islands' });
       Object.keys(views).map(Number).sort(function (a, b) { return a - b; }).forEach(function (i) {
         var o = frames[views[i]].islands[i], live = !!(f.islands && f.islands[i]);
