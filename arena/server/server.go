@@ -120,9 +120,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(middleware.Recoverer, securityHeaders, s.authenticate)
+	// The server faces its clients directly (no trusted proxy): the client is the peer address.
+	r.Use(middleware.Recoverer, middleware.ClientIPFromRemoteAddr, securityHeaders, s.authenticate)
 	r.Get("/static/{name}", s.serveStatic)
-	loginLimit := httprate.Limit(s.opt.LoginRate, time.Minute, httprate.WithKeyFuncs(httprate.KeyByIP),
+	byClient := func(r *http.Request) (string, error) {
+		return httprate.CanonicalizeIP(middleware.GetClientIP(r.Context())), nil
+	}
+	loginLimit := httprate.LimitBy(s.opt.LoginRate, time.Minute, byClient,
 		httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, http.StatusTooManyRequests, "too many login attempts from this address: wait a minute and try again")
 		}))
