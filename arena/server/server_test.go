@@ -3,6 +3,7 @@ package server
 import (
 	"archive/tar"
 	"archive/zip"
+	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -428,4 +429,48 @@ func TestGoUpload(t *testing.T) {
 		t.Fatalf("Go bot: %s (%s): %s\n%s", g.Status, g.Language, g.Verdict, g.LogTail)
 	}
 	gus.waitMatches("dynamite", "gobot", 1)
+}
+
+// TestEvents: /events streams the ladder's events as server-sent events (what live pages
+// listen to): a validation and the matches it starts.
+func TestEvents(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{})
+	resp, err := http.Get(e.ts.URL + "/events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("content type %q", ct)
+	}
+	got := make(chan string, 64)
+	go func() {
+		sc := bufio.NewScanner(resp.Body)
+		for sc.Scan() {
+			got <- sc.Text()
+		}
+		close(got)
+	}()
+	ada := e.register("ada")
+	v := ada.uploadAPI("dynamite", "frequency", "bot.py", exampleBot(t), http.StatusAccepted)
+	want := map[string]bool{"event: validated": false, "event: match-started": false, "event: match-finished": false}
+	timeout := time.After(90 * time.Second)
+	for missing := len(want); missing > 0; {
+		select {
+		case line, ok := <-got:
+			if !ok {
+				t.Fatal("the event stream ended")
+			}
+			if seen, known := want[line]; known && !seen {
+				want[line] = true
+				missing--
+			}
+			if strings.HasPrefix(line, "data: ") && strings.Contains(line, `"validated"`) && !strings.Contains(line, fmt.Sprintf(`"version_id":%d`, v.ID)) {
+				t.Fatalf("validated event of another version: %s", line)
+			}
+		case <-timeout:
+			t.Fatalf("events seen: %v", want)
+		}
+	}
 }
