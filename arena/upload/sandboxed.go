@@ -211,8 +211,9 @@ var exeOnce struct {
 	paths map[string]string
 }
 
-// exe is a copy of the unpacker binary in the sandbox's files store (a test binary lives under
-// /tmp, which a sandbox replaces), made once per binary.
+// exe is the unpacker binary as the sandbox can see it: itself, or, when it lives under the
+// temporary folder (a test binary; a sandbox replaces /tmp), a copy in the sandbox's files
+// store, made once per binary; copies unused for an hour are removed.
 func (s Sandboxed) exe() (string, error) {
 	src := s.Exe
 	if src == "" {
@@ -220,6 +221,9 @@ func (s Sandboxed) exe() (string, error) {
 		if src, err = os.Executable(); err != nil {
 			return "", err
 		}
+	}
+	if rel, err := filepath.Rel(os.TempDir(), src); err != nil || strings.HasPrefix(rel, "..") {
+		return src, nil
 	}
 	exeOnce.Lock()
 	defer exeOnce.Unlock()
@@ -247,6 +251,14 @@ func (s Sandboxed) exe() (string, error) {
 		}
 		if err := os.Rename(tmp, dst); err != nil {
 			return "", err
+		}
+	}
+	now := time.Now()
+	_ = os.Chtimes(dir, now, now)
+	old, _ := filepath.Glob(filepath.Join(files, "unpacker-*"))
+	for _, o := range old {
+		if st, err := os.Stat(o); err == nil && o != dir && now.Sub(st.ModTime()) > time.Hour {
+			_ = os.RemoveAll(o)
 		}
 	}
 	if exeOnce.paths == nil {
