@@ -38,8 +38,12 @@ var (
 const applicationID = 0x41726e61
 
 // SchemaVersion is the schema this arena writes, stored in PRAGMA user_version. Version 2 added
-// bots.content_hash.
-const SchemaVersion = 2
+// bots.content_hash; version 3 the web server's tables (web.go).
+const SchemaVersion = 3
+
+// baseVersion is the version the schema constant itself describes; a new store gets it and then
+// every later migration, so new and migrated stores are the same.
+const baseVersion = 2
 
 // migrations[v] takes a store from schema version v to v+1. Each runs in one transaction together
 // with the new user_version, so a store is either fully migrated or untouched.
@@ -302,9 +306,13 @@ func (s *Store) create() error {
 		return s.wrap(err, "creating the schema")
 	}
 	defer tx.Rollback()
-	stmts := []string{schema,
+	stmts := []string{schema}
+	for v := baseVersion; v < SchemaVersion; v++ {
+		stmts = append(stmts, migrations[v]...)
+	}
+	stmts = append(stmts,
 		fmt.Sprintf("PRAGMA application_id = %d", applicationID),
-		fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion)}
+		fmt.Sprintf("PRAGMA user_version = %d", SchemaVersion))
 	for _, q := range stmts {
 		if _, err := tx.Exec(q); err != nil {
 			return s.wrap(err, "creating the schema")

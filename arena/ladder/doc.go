@@ -1,0 +1,14 @@
+// Package ladder validates uploaded bot versions and plays the live ladder.
+//
+// Validation takes a version's folder through the same path as every bot (arena/botspec: the
+// snapshot, the build in the build sandbox, the launch in the bot sandbox) and plays one smoke
+// match against the game's house bot. A version that does not build, cannot start, or faults in
+// the smoke match is failed, with the verdict and the log tail kept for its author, and never
+// plays on the ladder.
+//
+// The scheduler keeps up to Jobs matches running among each game's active versions (the newest
+// passing version of every bot that is not disabled): versions with few matches first, then the
+// most uncertain one against the opponent whose rating gives the closest match (TrueSkill's
+// match quality on the OpenSkill mu and sigma). Ratings are OpenSkill's Plackett-Luce
+// (arena/rating), updated in the same transaction that records the match; rank by mu - 3 sigma.
+package ladder

@@ -1,0 +1,86 @@
+package server
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/botarena/arena/arena/ladder"
+)
+
+// broker fans ladder events out to the browsers listening on /events. A slow listener misses
+// events rather than holding the ladder up: pages re-read the state on every event anyway.
+type broker struct {
+	mu   sync.Mutex
+	subs map[chan ladder.Event]bool
+}
+
+// maxListeners bounds the open event streams.
+const maxListeners = 1000
+
+func newBroker() *broker { return &broker{subs: map[chan ladder.Event]bool{}} }
+
+func (b *broker) publish(e ladder.Event) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for c := range b.subs {
+		select {
+		case c <- e:
+		default:
+		}
+	}
+}
+
+func (b *broker) subscribe() (chan ladder.Event, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if len(b.subs) >= maxListeners {
+		return nil, false
+	}
+	c := make(chan ladder.Event, 16)
+	b.subs[c] = true
+	return c, true
+}
+
+func (b *broker) unsubscribe(c chan ladder.Event) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	delete(b.subs, c)
+}
+
+// serveEvents streams ladder events as server-sent events: "match-started", "match-finished"
+// and "validated", each with a JSON ladder.Event.
+func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
+	fl, ok := w.(http.Flusher)
+	if !ok {
+		s.fail(w, r, http.StatusInternalServerError, "streaming unsupported")
+		return
+	}
+	c, ok := s.events.subscribe()
+	if !ok {
+		s.fail(w, r, http.StatusServiceUnavailable, "too many listeners: reload later")
+		return
+	}
+	defer s.events.unsubscribe(c)
+	h := w.Header()
+	h.Set("Content-Type", "text/event-stream")
+	h.Set("Cache-Control", "no-store")
+	fmt.Fprint(w, "retry: 2000\n\n")
+	fl.Flush()
+	ping := time.NewTicker(25 * time.Second)
+	defer ping.Stop()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case <-ping.C:
+			fmt.Fprint(w, ": ping\n\n")
+		case e := <-c:
+			b, _ := json.Marshal(e)
+			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", e.Kind, b)
+		}
+		fl.Flush()
+	}
+}
