@@ -248,20 +248,25 @@ func (s *Store) Tournaments(ctx context.Context) ([]Tournament, error) {
 	if s.version == 0 {
 		return nil, nil // an empty file opened read-only: no tables yet
 	}
-	rows, err := s.db.QueryContext(ctx, "SELECT id, name, game, config, created, status FROM tournaments ORDER BY id")
+	return queryAll(ctx, s, "listing tournaments", scanTournament, "SELECT id, name, game, config, created, status FROM tournaments ORDER BY id")
+}
+
+// queryAll runs a query and scans every row with scan; what names the reading in errors.
+func queryAll[T any](ctx context.Context, s *Store, what string, scan func(scanner) (T, error), q string, args ...any) ([]T, error) {
+	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
-		return nil, s.wrap(err, "listing tournaments")
+		return nil, s.wrap(err, what)
 	}
 	defer rows.Close()
-	var out []Tournament
+	var out []T
 	for rows.Next() {
-		t, err := scanTournament(rows)
+		v, err := scan(rows)
 		if err != nil {
-			return nil, s.wrap(err, "listing tournaments")
+			return nil, s.wrap(err, what)
 		}
-		out = append(out, t)
+		out = append(out, v)
 	}
-	return out, s.wrap(rows.Err(), "listing tournaments")
+	return out, s.wrap(rows.Err(), what)
 }
 
 // SetStatus sets a tournament's status ("running", "finished", "interrupted").

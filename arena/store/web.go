@@ -409,20 +409,7 @@ func (s *Store) WebBotByID(ctx context.Context, id int64) (WebBot, error) {
 // WebBots lists bots: of a game (game != ""), of a user (userID > 0), or all.
 func (s *Store) WebBots(ctx context.Context, game string, userID int64) ([]WebBot, error) {
 	q := "SELECT " + botCols + " FROM web_bots b JOIN users u ON u.id = b.user_id WHERE (? = '' OR b.game = ?) AND (? = 0 OR b.user_id = ?) ORDER BY b.game, b.name"
-	rows, err := s.db.QueryContext(ctx, q, game, game, userID, userID)
-	if err != nil {
-		return nil, s.wrap(err, "reading bots")
-	}
-	defer rows.Close()
-	var out []WebBot
-	for rows.Next() {
-		b, err := scanBot(rows)
-		if err != nil {
-			return nil, s.wrap(err, "reading bots")
-		}
-		out = append(out, b)
-	}
-	return out, s.wrap(rows.Err(), "reading bots")
+	return queryAll(ctx, s, "reading bots", scanBot, q, game, game, userID, userID)
 }
 
 // SetDisabled takes a bot off the ladder (or puts it back).
@@ -484,20 +471,7 @@ func scanVersion(r scanner) (Version, error) {
 }
 
 func (s *Store) versions(ctx context.Context, where string, args ...any) ([]Version, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT "+versionCols+versionFrom+where, args...)
-	if err != nil {
-		return nil, s.wrap(err, "reading versions")
-	}
-	defer rows.Close()
-	var out []Version
-	for rows.Next() {
-		v, err := scanVersion(rows)
-		if err != nil {
-			return nil, s.wrap(err, "reading versions")
-		}
-		out = append(out, v)
-	}
-	return out, s.wrap(rows.Err(), "reading versions")
+	return queryAll(ctx, s, "reading versions", scanVersion, "SELECT "+versionCols+versionFrom+where, args...)
 }
 
 // VersionByID finds a version with its bot.
@@ -742,58 +716,29 @@ func (s *Store) LadderReplay(ctx context.Context, id int64) ([]byte, error) {
 
 // LadderFaults lists a bot's faults (every version), newest first.
 func (s *Store) LadderFaults(ctx context.Context, botID int64, limit int) ([]LadderFault, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT f.match_id, f.seat, f.version_id, f.place, f.kind, f.detail, f.penalty FROM ladder_faults f
+	return queryAll(ctx, s, "reading faults", scanFault, `SELECT f.match_id, f.seat, f.version_id, f.place, f.kind, f.detail, f.penalty FROM ladder_faults f
 		JOIN versions v ON v.id = f.version_id WHERE v.bot_id = ? ORDER BY f.match_id DESC, f.rowid LIMIT ?`, botID, limit)
-	if err != nil {
-		return nil, s.wrap(err, "reading faults")
-	}
-	defer rows.Close()
-	var out []LadderFault
-	for rows.Next() {
-		var f LadderFault
-		if err := rows.Scan(&f.MatchID, &f.Seat, &f.VersionID, &f.Where, &f.Kind, &f.Detail, &f.Penalty); err != nil {
-			return nil, s.wrap(err, "reading faults")
-		}
-		out = append(out, f)
-	}
-	return out, s.wrap(rows.Err(), "reading faults")
 }
 
 // MatchFaults lists one match's faults.
 func (s *Store) MatchFaults(ctx context.Context, matchID int64) ([]LadderFault, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT match_id, seat, version_id, place, kind, detail, penalty FROM ladder_faults WHERE match_id = ? ORDER BY rowid`, matchID)
-	if err != nil {
-		return nil, s.wrap(err, "reading faults")
-	}
-	defer rows.Close()
-	var out []LadderFault
-	for rows.Next() {
-		var f LadderFault
-		if err := rows.Scan(&f.MatchID, &f.Seat, &f.VersionID, &f.Where, &f.Kind, &f.Detail, &f.Penalty); err != nil {
-			return nil, s.wrap(err, "reading faults")
-		}
-		out = append(out, f)
-	}
-	return out, s.wrap(rows.Err(), "reading faults")
+	return queryAll(ctx, s, "reading faults", scanFault, `SELECT match_id, seat, version_id, place, kind, detail, penalty FROM ladder_faults WHERE match_id = ? ORDER BY rowid`, matchID)
+}
+
+func scanFault(r scanner) (LadderFault, error) {
+	var f LadderFault
+	err := r.Scan(&f.MatchID, &f.Seat, &f.VersionID, &f.Where, &f.Kind, &f.Detail, &f.Penalty)
+	return f, err
 }
 
 // RatingHistory lists a bot's ratings over time, every version, oldest first.
 func (s *Store) RatingHistory(ctx context.Context, botID int64) ([]RatingPoint, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT r.version_id, v.n, r.match_id, r.mu, r.sigma, r.at FROM ratings r JOIN versions v ON v.id = r.version_id
-		WHERE v.bot_id = ? ORDER BY r.match_id`, botID)
-	if err != nil {
-		return nil, s.wrap(err, "reading ratings")
-	}
-	defer rows.Close()
-	var out []RatingPoint
-	for rows.Next() {
+	return queryAll(ctx, s, "reading ratings", func(r scanner) (RatingPoint, error) {
 		var p RatingPoint
 		var at string
-		if err := rows.Scan(&p.VersionID, &p.N, &p.MatchID, &p.Mu, &p.Sigma, &at); err != nil {
-			return nil, s.wrap(err, "reading ratings")
-		}
+		err := r.Scan(&p.VersionID, &p.N, &p.MatchID, &p.Mu, &p.Sigma, &at)
 		p.At = parseTime(at)
-		out = append(out, p)
-	}
-	return out, s.wrap(rows.Err(), "reading ratings")
+		return p, err
+	}, `SELECT r.version_id, v.n, r.match_id, r.mu, r.sigma, r.at FROM ratings r JOIN versions v ON v.id = r.version_id
+		WHERE v.bot_id = ? ORDER BY r.match_id`, botID)
 }
