@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"runtime/debug"
 	"slices"
@@ -204,21 +203,7 @@ func (h *Handler) ActInto(req *arenav1.ActRequest, resp *arenav1.ActResponse) {
 
 // ActStream answers moves on one stream until the host closes it.
 func (h *Handler) ActStream(stream arenav1.BotService_ActStreamServer) error {
-	in := &arenav1.ActStreamRequest{}
-	out := &arenav1.ActStreamResponse{Act: &arenav1.ActResponse{}}
-	for {
-		in.Reset()
-		if err := stream.RecvMsg(in); err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			return err
-		}
-		h.ActInto(in.GetAct(), out.Act)
-		if err := stream.Send(out); err != nil {
-			return err
-		}
-	}
+	return handshake.ActStream(stream, h.ActInto)
 }
 
 // End closes a seat.

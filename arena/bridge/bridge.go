@@ -279,21 +279,7 @@ func (h *Handler) act(req *arenav1.ActRequest, resp *arenav1.ActResponse) {
 
 // ActStream answers moves on one stream until the host closes it.
 func (h *Handler) ActStream(stream arenav1.BotService_ActStreamServer) error {
-	in := &arenav1.ActStreamRequest{}
-	out := &arenav1.ActStreamResponse{Act: &arenav1.ActResponse{}}
-	for {
-		in.Reset()
-		if err := stream.RecvMsg(in); err != nil {
-			if errors.Is(err, io.EOF) {
-				return nil
-			}
-			return err
-		}
-		h.act(in.GetAct(), out.Act)
-		if err := stream.Send(out); err != nil {
-			return err
-		}
-	}
+	return handshake.ActStream(stream, h.act)
 }
 
 // End closes a seat; the answer is only read, to keep the lines in step.

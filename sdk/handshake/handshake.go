@@ -5,6 +5,8 @@ package handshake
 
 import (
 	"context"
+	"errors"
+	"io"
 	"os"
 	"sync"
 
@@ -90,4 +92,24 @@ func Serve(impl arenav1.BotServiceServer) {
 		},
 		Logger: hclog.NewNullLogger(), // its debug lines would only fill the bot's log
 	})
+}
+
+// ActStream answers the moves of one ActStream with act, one answer per request in order,
+// until the host closes the stream. The messages are reused: act fills resp after resetting it.
+func ActStream(stream arenav1.BotService_ActStreamServer, act func(req *arenav1.ActRequest, resp *arenav1.ActResponse)) error {
+	in := &arenav1.ActStreamRequest{}
+	out := &arenav1.ActStreamResponse{Act: &arenav1.ActResponse{}}
+	for {
+		in.Reset()
+		if err := stream.RecvMsg(in); err != nil {
+			if errors.Is(err, io.EOF) {
+				return nil
+			}
+			return err
+		}
+		act(in.GetAct(), out.Act)
+		if err := stream.Send(out); err != nil {
+			return err
+		}
+	}
 }
