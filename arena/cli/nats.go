@@ -12,16 +12,19 @@ import (
 )
 
 // queueFlags declares how a coordinator reaches NATS JetStream and returns a function that
-// opens the queue (nil, nil when no flag asks for one) and a function that closes it.
-func queueFlags(cmd *cobra.Command) func(ctx context.Context, storePath string, out io.Writer) (*queue.Queue, func(), error) {
+// opens the queue (nil, nil when no flag asks for one) and a function that closes it. With
+// optional false the queue is always used (no --queue flag): an embedded server by default.
+func queueFlags(cmd *cobra.Command, optional bool) func(ctx context.Context, storePath string, out io.Writer) (*queue.Queue, func(), error) {
 	var (
 		url, listen string
-		embedded    bool
+		embedded    = true
 		ackWait     time.Duration
 		maxDeliver  int
 	)
 	f := cmd.Flags()
-	f.BoolVar(&embedded, "queue", true, "play matches as jobs on NATS JetStream, through a server embedded in this process (no port; files in <store>.nats/); --queue=false plays them directly")
+	if optional {
+		f.BoolVar(&embedded, "queue", true, "play matches as jobs on NATS JetStream, through a server embedded in this process (no port; files in <store>.nats/); --queue=false plays them directly")
+	}
 	f.StringVar(&url, "nats", "", "play matches as jobs on this NATS server or cluster (nats://host:4222) instead of an embedded one")
 	f.StringVar(&listen, "nats-listen", "", "run the embedded NATS server on this address (host:port, port 0 picks one) for workers on other machines; prints the URL with its token")
 	rangeVar(f, &ackWait, "ack-wait", 30*time.Second, 100*time.Millisecond, time.Hour, "a job goes to another worker after this long without a heartbeat from its worker")

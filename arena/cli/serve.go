@@ -40,7 +40,7 @@ func newUnpackHelper() *cobra.Command {
 func newServe() *cobra.Command {
 	var (
 		addr, storePath, data string
-		jobs                  int
+		jobs, localJobs       int
 		secure                string
 		organisers            []string
 		maxUploadMiB          int64
@@ -53,7 +53,9 @@ func newServe() *cobra.Command {
 			"writes: its tournaments show up too). Authors register, upload a bot (a file, zip or\n" +
 			"tarball) and see it validated (built in the build sandbox, then a smoke match against the\n" +
 			"house bot); passing versions play the ladder, --jobs matches at a time, rated by OpenSkill\n" +
-			"and ranked by mu - 3 sigma. The JSON API is under /api/v1/ (docs/api.md).",
+			"and ranked by mu - 3 sigma. Every smoke and ladder match is a job on NATS JetStream (an\n" +
+			"embedded server by default, --nats for one elsewhere) played by --local-jobs workers here\n" +
+			"and by arena worker on any machine. The JSON API is under /api/v1/ (docs/api.md).",
 		Example: "  arena serve --addr 127.0.0.1:8080 --store arena.db --organiser ada",
 		Args:    cobra.NoArgs,
 	}
@@ -63,7 +65,9 @@ func newServe() *cobra.Command {
 	f.StringVar(&addr, "addr", "127.0.0.1:8080", "address to listen on")
 	f.StringVar(&storePath, "store", "arena.db", "the SQLite store (created if missing)")
 	f.StringVar(&data, "data", "", "folder for uploaded versions' files (default: STORE.files)")
-	rangeVar(f, &jobs, "jobs", max(1, runtime.NumCPU()-1), 1, 256, "ladder matches and validations run at once")
+	rangeVar(f, &jobs, "jobs", max(1, runtime.NumCPU()-1), 1, 256, "ladder matches and validations in flight at once (each a job on the queue)")
+	rangeVar(f, &localJobs, "local-jobs", 0, 0, 256, "of them, how many this process plays itself (default: --jobs; 0 leaves them all to arena worker)")
+	openQueue := queueFlags(cmd, false)
 	f.StringVar(&secure, "secure-cookies", "auto", "mark the session cookie Secure (HTTPS only): true, false, or auto (true unless --addr is a loopback address)")
 	f.StringSliceVar(&organisers, "organiser", nil, "user name that gets the organiser role (repeatable)")
 	rangeVar(f, &maxUploadMiB, "max-upload", 16, 1, 1024, "largest upload, MiB")
@@ -73,6 +77,9 @@ func newServe() *cobra.Command {
 		if err != nil {
 			return fmt.Errorf("%w: %v", ErrUsage, err)
 		}
+		if !cmd.Flags().Changed("local-jobs") {
+			localJobs = jobs
+		}
 		st, err := store.Open(storePath)
 		if err != nil {
 			return err
@@ -80,7 +87,12 @@ func newServe() *cobra.Command {
 		defer st.Close()
 		hopt := host.Options{}
 		applyLimits(&hopt)
-		lad := &ladder.Ladder{Store: st, Resolver: resolver(hopt.Strict), Jobs: jobs, Host: hopt, Deadline: deadline}
+		q, closeQueue, err := openQueue(cmd.Context(), storePath, cmd.OutOrStdout())
+		if err != nil {
+			return err
+		}
+		defer closeQueue()
+		lad := &ladder.Ladder{Store: st, Queue: q, Resolver: resolver(hopt.Strict), Jobs: jobs, LocalJobs: localJobs, Host: hopt, Deadline: deadline}
 		logger := log.New(cmd.ErrOrStderr(), "arena serve: ", log.LstdFlags)
 		ctx := cmd.Context()
 		srv, err := server.New(ctx, st, lad, server.Options{DataDir: data, SecureCookies: secureCookies, MaxUpload: maxUploadMiB << 20,
@@ -93,7 +105,7 @@ func newServe() *cobra.Command {
 			return fmt.Errorf("listen on %s: %w: give another --addr", addr, err)
 		}
 		hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute, IdleTimeout: 2 * time.Minute}
-		fmt.Fprintf(cmd.OutOrStdout(), "arena serve: http://%s (store %s, %d jobs)\n", ln.Addr(), storePath, jobs)
+		fmt.Fprintf(cmd.OutOrStdout(), "arena serve: http://%s (store %s, %d jobs in flight, %d played here)\n", ln.Addr(), storePath, jobs, localJobs)
 		ladCtx, stopLadder := context.WithCancel(ctx)
 		ladDone := make(chan error, 1)
 		go func() { ladDone <- lad.Run(ladCtx) }()

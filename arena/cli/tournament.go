@@ -66,7 +66,7 @@ func newTournament() *cobra.Command {
 	f.StringVar(&jsonPath, "json", "", "write standings and match results to FILE (JSON)")
 	applyLimits := sandboxFlags(cmd)
 	resolver := buildFlags(cmd)
-	openQueue := queueFlags(cmd)
+	openQueue := queueFlags(cmd, true)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		ctx := cmd.Context()
 		out := cmd.OutOrStdout()

@@ -2,35 +2,45 @@ package ladder
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/botarena/arena/arena/botspec"
-	"github.com/botarena/arena/arena/build"
-	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/match"
-	"github.com/botarena/arena/arena/players"
+	"github.com/botarena/arena/arena/queue"
 	"github.com/botarena/arena/arena/rating"
-	"github.com/botarena/arena/arena/replay"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/submission"
-	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"github.com/botarena/arena/arena/tournament"
+	"github.com/botarena/arena/bots/house"
 )
 
 // NewMatches is how many ladder matches a version plays before it is paired like the others:
 // until then it goes first.
 const NewMatches = 4
 
-// LogLines is how much of a bot's stderr is kept per match (its tail) for its author.
-const LogLines = 40
+// Params keep ladder and smoke matches short enough that a ladder turns over: the fewer games
+// per match of finger and bidding, fewer realtv phases. Everything else is the game's default.
+var Params = map[string]map[string]string{
+	"finger":  {"games": "10"},
+	"bidding": {"games": "10"},
+	"realtv":  {"phases": "5"},
+}
+
+// infraTries is how often a validation whose smoke match fell to an infrastructure failure
+// (no worker could play it) is tried again before the version is failed.
+const infraTries = 3
 
 // EventKind says what changed.
 type EventKind string
@@ -52,12 +62,24 @@ type Event struct {
 	Summary   string    `json:"summary,omitempty"`
 }
 
-// Ladder validates versions and plays ladder matches. Set the fields, then call Run.
+// Ladder validates versions and plays ladder matches, each match a job on the queue that any
+// worker (this process's own, or arena worker elsewhere) plays. Set the fields, then call Run.
 type Ladder struct {
-	Store    *store.Store
+	Store *store.Store
+	// Queue carries every smoke and ladder match as a job (arena/tournament's Job); required.
+	Queue *queue.Queue
+	// Key names this ladder's jobs and results on the queue (default: from the store's path,
+	// so a restarted server finds its own).
+	Key string
+	// Resolver snapshots uploads here and builds them in this process's workers.
 	Resolver *botspec.Resolver
-	// Jobs is how many matches (validations included) run at once; at least 1.
+	// Jobs is how many matches (validations included) are in flight at once; at least 1.
 	Jobs int
+	// LocalJobs is how many of them this process plays itself (0: only arena worker does).
+	LocalJobs int
+	// WorkRoot for the local workers' bot processes (default os.TempDir()).
+	WorkRoot string
+	// Host carries the sandbox limits every job is played with, wherever.
 	Host host.Options
 	// Deadline per move (0: the runner's default, 1 s).
 	Deadline time.Duration
@@ -77,6 +99,9 @@ type Ladder struct {
 	busy     map[int64]bool
 	wake     chan struct{}
 	replayQ  []int64 // ladder matches to play again (organiser)
+	tries    map[int64]int
+	files    map[int64]tournament.JobBot // versions whose files are on the queue
+	waiting  map[int64]chan arrival
 	eventsMu sync.Mutex
 }
 
@@ -95,6 +120,17 @@ func (l *Ladder) init() {
 	if l.wake == nil {
 		l.wake = make(chan struct{}, 1)
 		l.busy = map[int64]bool{}
+		l.tries = map[int64]int{}
+		l.files = map[int64]tournament.JobBot{}
+		l.waiting = map[int64]chan arrival{}
+	}
+	if l.Key == "" && l.Store != nil {
+		abs, err := filepath.Abs(l.Store.Path)
+		if err != nil {
+			abs = l.Store.Path
+		}
+		h := sha256.Sum256([]byte("ladder\x00" + abs))
+		l.Key = "ladder-" + hex.EncodeToString(h[:8])
 	}
 	if l.Jobs <= 0 {
 		l.Jobs = 1
@@ -103,10 +139,7 @@ func (l *Ladder) init() {
 		l.Pause = 200 * time.Millisecond
 	}
 	if len(l.Games) == 0 {
-		for g := range HouseBots {
-			l.Games = append(l.Games, g)
-		}
-		sort.Strings(l.Games)
+		l.Games = house.Games()
 	}
 	if l.Resolver == nil {
 		l.Resolver = &botspec.Resolver{}
@@ -143,7 +176,7 @@ func (l *Ladder) Replay(matchID int64) {
 func (l *Ladder) SeedHouse(ctx context.Context, owner int64) error {
 	l.init()
 	for _, g := range l.Games {
-		h := HouseBots[g]
+		h := house.Bots[g]
 		b, err := l.Store.EnsureBot(ctx, owner, g, h.Name, h.Name)
 		if err != nil {
 			return err
@@ -169,19 +202,25 @@ func (l *Ladder) SeedHouse(ctx context.Context, owner int64) error {
 	return nil
 }
 
-// job is one unit of work for a worker.
+// job is one unit of work for the scheduler.
 type job struct {
 	validate int64 // a version to validate, or
 	game     string
 	versions []store.Version // a ladder match
 	seed     uint64
+	resume   int64 // a ladder match already running (a restart): published again
 }
 
-// Run schedules until ctx ends: validations first, then ladder matches, Jobs at a time.
-// Versions left validating by a stopped server are validated again.
+// Run schedules until ctx ends: validations first, then ladder matches, Jobs at a time, each
+// a job on the queue. Versions left validating by a stopped server are validated again; its
+// running ladder matches are published again under their job ids (the queue drops the copy
+// of a job it still holds) and recorded when their results come, so a restart loses none.
 func (l *Ladder) Run(ctx context.Context) error {
 	l.init()
-	if err := l.Store.AbandonRunning(ctx); err != nil {
+	if l.Queue == nil {
+		return errors.New("ladder: no queue to publish matches on (arena/queue)")
+	}
+	if err := l.Store.AbandonRunning(ctx, store.KindSmoke); err != nil {
 		return err
 	}
 	pending, err := l.Store.Pending(ctx)
@@ -191,9 +230,54 @@ func (l *Ladder) Run(ctx context.Context) error {
 	for _, v := range pending {
 		l.Enqueue(v.ID)
 	}
-	sem := make(chan struct{}, l.Jobs)
+	running, err := l.Store.LadderMatches(ctx, store.MatchFilter{Kind: store.KindLadder, Status: store.LadderRunning, Limit: 1 << 20})
+	if err != nil {
+		return err
+	}
+	var resumed []*job
+	for _, m := range running {
+		j := l.replayJob(ctx, m.ID)
+		if j == nil {
+			_ = l.Store.FailLadderMatch(ctx, m.ID, "the server stopped during the match and its versions are gone")
+			continue
+		}
+		j.resume = m.ID
+		l.markBusy(j.versions, true)
+		l.expect(m.ID) // before any result is routed
+		resumed = append(resumed, j)
+	}
+	inbox, err := l.Queue.Listen(ctx, l.Key)
+	if err != nil {
+		return err
+	}
+	defer inbox.Close()
+	go l.route(ctx, inbox)
 	var wg sync.WaitGroup
 	defer wg.Wait()
+	if l.LocalJobs > 0 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_ = tournament.Work(ctx, l.Queue, tournament.WorkOptions{Jobs: l.LocalJobs, Resolver: l.Resolver, WorkRoot: l.WorkRoot, Name: "serve"})
+		}()
+	}
+	sem := make(chan struct{}, l.Jobs)
+	start := func(j *job) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem; l.poke() }()
+			l.do(ctx, j)
+		}()
+	}
+	for _, j := range resumed {
+		select {
+		case sem <- struct{}{}:
+			start(j)
+		case <-ctx.Done():
+			return nil
+		}
+	}
 	gameTurn := 0
 	for {
 		select {
@@ -215,12 +299,7 @@ func (l *Ladder) Run(ctx context.Context) error {
 			case <-time.After(l.Pause):
 			}
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem; l.poke() }()
-			l.do(ctx, j)
-		}()
+		start(j)
 	}
 }
 
@@ -353,7 +432,7 @@ func (l *Ladder) do(ctx context.Context, j *job) {
 		return
 	}
 	defer l.markBusy(j.versions, false)
-	_, _, _ = l.play(ctx, j.game, store.KindLadder, j.versions, j.seed)
+	_, _, _ = l.play(ctx, j.game, store.KindLadder, j.versions, j.seed, j.resume)
 }
 
 // validate builds a version and plays its smoke match.
@@ -362,43 +441,69 @@ func (l *Ladder) validate(ctx context.Context, id int64) {
 	if err != nil || v.Status != store.VersionValidating {
 		return
 	}
-	status, verdict, log, hash := l.check(ctx, v)
+	status, verdict, log, hash, infra := l.check(ctx, v)
 	if ctx.Err() != nil {
 		return // validated again at the next start
+	}
+	if infra != "" {
+		l.mu.Lock()
+		l.tries[id]++
+		n := l.tries[id]
+		l.mu.Unlock()
+		if n < infraTries {
+			time.AfterFunc(10*l.Pause, func() { l.Enqueue(id) })
+			return
+		}
+		status, verdict = store.VersionFailed, fmt.Sprintf("not validated: %d tries fell to an infrastructure failure, charged to no bot (upload it again, or ask the organiser): %s", n, infra)
 	}
 	_ = l.Store.SetVerdict(context.WithoutCancel(ctx), id, status, verdict, log, hash)
 	l.emit(Event{Kind: Validated, Game: v.Bot.Game, VersionID: id, Status: status, Summary: verdict})
 	l.poke()
 }
 
-func (l *Ladder) check(ctx context.Context, v store.Version) (status, verdict, log, hash string) {
-	if _, ok := HouseBots[v.Bot.Game]; !ok {
-		return store.VersionFailed, fmt.Sprintf("no house bot for game %q", v.Bot.Game), "", ""
+// check snapshots a version, publishes its files and plays its smoke match through the
+// queue: the worker builds it in the build sandbox and plays it against the house bot. infra
+// is set when the arena, not the version, kept it from being validated.
+func (l *Ladder) check(ctx context.Context, v store.Version) (status, verdict, log, hash, infra string) {
+	if _, ok := house.Bots[v.Bot.Game]; !ok {
+		return store.VersionFailed, fmt.Sprintf("no house bot for game %q", v.Bot.Game), "", "", ""
 	}
-	p, err := l.Resolver.Prepare(v.Dir)
-	hash = p.Snapshot.Hash
-	var be *build.Error
+	jb, err := l.versionFiles(ctx, v)
+	hash = jb.Hash
 	switch {
-	case errors.As(err, &be):
-		return store.VersionFailed, "build failed: " + be.Step + ": " + be.Reason, strings.Join(be.Tail, "\n"), hash
+	case errors.Is(err, tournament.ErrQueue):
+		return "", "", "", hash, err.Error()
 	case err != nil:
-		return store.VersionFailed, "not a bot the arena can run: " + strings.ReplaceAll(err.Error(), v.Dir, "(upload)"), "", hash
+		return store.VersionFailed, "not a bot the arena can run: " + strings.ReplaceAll(err.Error(), v.Dir, "(upload)"), "", hash, ""
 	}
-	house, err := l.houseVersion(ctx, v.Bot.Game)
+	hv, err := l.houseVersion(ctx, v.Bot.Game)
 	if err != nil {
-		return store.VersionFailed, "no house bot to play: " + err.Error(), "", hash
+		return store.VersionFailed, "no house bot to play: " + err.Error(), "", hash, ""
 	}
-	mid, res, err := l.play(ctx, v.Bot.Game, store.KindSmoke, []store.Version{v, house}, rand.Uint64())
-	if err != nil {
-		return store.VersionFailed, fmt.Sprintf("the smoke match could not be played: %v", err), "", hash
+	mid, out, err := l.play(ctx, v.Bot.Game, store.KindSmoke, []store.Version{v, hv}, rand.Uint64()>>1, 0)
+	switch {
+	case err != nil:
+		return store.VersionFailed, fmt.Sprintf("the smoke match could not be played: %v", err), "", hash, ""
+	case out.infra != "":
+		return "", "", "", hash, out.infra
 	}
-	m, _ := l.Store.LadderMatchByID(ctx, mid)
-	if len(m.Seats) > 0 {
-		log = m.Seats[0].Log
+	if len(out.res.Logs) > 0 {
+		log = out.res.Logs[0]
+	}
+	if len(out.res.Broken) > 0 && out.res.Broken[0] != "" {
+		first, rest, _ := strings.Cut(out.res.Broken[0], "\n")
+		rest = strings.TrimPrefix(strings.TrimSpace(rest), "last lines of the build:")
+		var tail []string
+		for _, line := range strings.Split(rest, "\n") {
+			if line = strings.TrimSpace(line); line != "" {
+				tail = append(tail, line)
+			}
+		}
+		return store.VersionFailed, first, strings.Join(tail, "\n"), hash, ""
 	}
 	var mine []string
-	for _, f := range res.Outcome.Faults {
-		if f.Seat >= 0 && f.Seat < len(res.Seats) && res.Seats[f.Seat].Player == 0 {
+	for _, f := range out.match.Outcome.Faults {
+		if f.Seat >= 0 && f.Seat < len(out.match.Seats) && out.match.Seats[f.Seat].Player == 0 {
 			line := fmt.Sprintf("%s at %s (%s)", f.Kind, f.Where, f.Penalty)
 			if f.Detail != "" {
 				line += ": " + f.Detail
@@ -407,10 +512,35 @@ func (l *Ladder) check(ctx context.Context, v store.Version) (status, verdict, l
 		}
 	}
 	if len(mine) > 0 {
-		return store.VersionFailed, fmt.Sprintf("faulted in its smoke match %d against %s (%d faults); the first: %s", mid, house.Bot.Name, len(mine), mine[0]), log, hash
+		return store.VersionFailed, fmt.Sprintf("faulted in its smoke match %d against %s (%d faults); the first: %s", mid, hv.Bot.Name, len(mine), mine[0]), log, hash, ""
 	}
-	return store.VersionOK, fmt.Sprintf("passed: built, then played smoke match %d against %s without a fault (%s)", mid, house.Bot.Name, res.Outcome.Summary), log, hash
+	return store.VersionOK, fmt.Sprintf("passed: built, then played smoke match %d against %s without a fault (%s)", mid, hv.Bot.Name, out.match.Outcome.Summary), log, hash, ""
 }
+
+// versionFiles snapshots a version's folder and puts it on the queue for workers, once per
+// version (its files never change).
+func (l *Ladder) versionFiles(ctx context.Context, v store.Version) (tournament.JobBot, error) {
+	l.mu.Lock()
+	jb, ok := l.files[v.ID]
+	l.mu.Unlock()
+	if ok {
+		return jb, nil
+	}
+	var lim submission.Limits
+	if l.Resolver != nil {
+		lim = l.Resolver.Snapshot
+	}
+	jb, err := tournament.PublishBot(ctx, l.Queue, seatName(v), v.Dir, lim)
+	if err != nil {
+		return jb, err
+	}
+	l.mu.Lock()
+	l.files[v.ID] = jb
+	l.mu.Unlock()
+	return jb, nil
+}
+
+func seatName(v store.Version) string { return fmt.Sprintf("%s v%d", v.Bot.Name, v.N) }
 
 func (l *Ladder) houseVersion(ctx context.Context, g string) (store.Version, error) {
 	vs, err := l.Store.Active(ctx, g)
@@ -423,7 +553,7 @@ func (l *Ladder) houseVersion(ctx context.Context, g string) (store.Version, err
 		}
 	}
 	// A disabled house bot still plays smoke matches.
-	b, err := l.Store.BotByName(ctx, g, HouseBots[g].Name)
+	b, err := l.Store.BotByName(ctx, g, house.Bots[g].Name)
 	if err != nil {
 		return store.Version{}, err
 	}
@@ -434,38 +564,73 @@ func (l *Ladder) houseVersion(ctx context.Context, g string) (store.Version, err
 	return all[0], nil
 }
 
-// play plays one match among versions and records it (ratings only for ladder matches).
-func (l *Ladder) play(ctx context.Context, g, kind string, vs []store.Version, seed uint64) (int64, *match.Result, error) {
-	spec, err := game.Lookup(g)
-	if err != nil {
-		return 0, nil, err
+// played is what a match through the queue came back with: the worker's result and, when
+// the match was played, its record; infra when it was not, for a reason charged to no bot.
+type played struct {
+	res   tournament.Result
+	match match.Result
+	infra string
+}
+
+// play publishes one match among versions as a job, waits for its result and records it
+// (ratings only for ladder matches). mid is a match already recorded as running (0: a new
+// one). A match whose wait ctx ended stays running: a restarted ladder publishes it again.
+func (l *Ladder) play(ctx context.Context, g, kind string, vs []store.Version, seed uint64, mid int64) (int64, *played, error) {
+	if mid == 0 {
+		ids := make([]int64, len(vs))
+		for i, v := range vs {
+			ids[i] = v.ID
+		}
+		var err error
+		if mid, err = l.Store.StartLadderMatch(ctx, g, kind, seed, ids); err != nil {
+			return 0, nil, err
+		}
+		l.expect(mid)
 	}
-	ids := make([]int64, len(vs))
-	names := make([]string, len(vs))
-	for i, v := range vs {
-		ids[i], names[i] = v.ID, fmt.Sprintf("%s v%d", v.Bot.Name, v.N)
-	}
-	mid, err := l.Store.StartLadderMatch(ctx, g, kind, seed, ids)
-	if err != nil {
-		return 0, nil, err
-	}
+	defer l.unexpect(mid)
 	l.emit(Event{Kind: MatchStarted, Game: g, MatchID: mid})
-	res, fin, err := l.run(ctx, spec, mid, vs, names, seed)
 	bg := context.WithoutCancel(ctx)
-	if err != nil {
-		_ = l.Store.FailLadderMatch(bg, mid, err.Error())
+	fail := func(msg string) {
+		_ = l.Store.FailLadderMatch(bg, mid, msg)
 		l.emit(Event{Kind: MatchFinished, Game: g, MatchID: mid, Status: store.LadderError})
+	}
+	j, err := l.job(ctx, g, mid, vs, seed)
+	if err == nil {
+		var data []byte
+		if data, err = json.Marshal(j); err == nil {
+			err = l.Queue.PublishJob(ctx, l.Key, j.ID(), data)
+		}
+	}
+	if ctx.Err() != nil {
+		return mid, nil, ctx.Err()
+	}
+	if err != nil {
+		msg := "infrastructure failure, charged to no bot: the match could not be queued: " + err.Error()
+		fail(msg)
+		return mid, &played{infra: msg}, nil
+	}
+	a, err := l.await(ctx, mid)
+	if err != nil {
 		return mid, nil, err
 	}
+	defer func() { _ = a.in.Ack() }() // once recorded: a server killed before gets it again
+	out, err := l.judge(j, a)
+	if err != nil {
+		fail(err.Error())
+		return mid, nil, err
+	}
+	if out.infra != "" {
+		fail(out.infra)
+		return mid, out, nil
+	}
+	fin := finish(vs, out)
 	if kind == store.KindLadder {
 		skills := make([]rating.Skill, len(vs))
 		idx := make([]int, len(vs))
 		ranks := make([]int, len(vs))
 		for i, v := range vs {
-			skills[i], idx[i], ranks[i] = rating.Skill{Mu: v.Mu, Sigma: v.Sigma}, i, res.Outcome.Players[i].Rank
-		}
-		// Ratings are read now, not when the match was picked: another match may have moved them.
-		for i, v := range vs {
+			skills[i], idx[i], ranks[i] = rating.Skill{Mu: v.Mu, Sigma: v.Sigma}, i, out.match.Outcome.Players[i].Rank
+			// Ratings are read now, not when the match was picked: another match may have moved them.
 			if cur, err := l.Store.VersionByID(bg, v.ID); err == nil {
 				skills[i] = rating.Skill{Mu: cur.Mu, Sigma: cur.Sigma}
 			}
@@ -479,80 +644,178 @@ func (l *Ladder) play(ctx context.Context, g, kind string, vs []store.Version, s
 	if err := l.Store.FinishLadderMatch(bg, mid, fin); err != nil {
 		return mid, nil, err
 	}
-	l.emit(Event{Kind: MatchFinished, Game: g, MatchID: mid, Status: store.LadderDone, Summary: res.Outcome.Summary})
-	return mid, res, nil
+	l.emit(Event{Kind: MatchFinished, Game: g, MatchID: mid, Status: store.LadderDone, Summary: out.match.Outcome.Summary})
+	return mid, out, nil
 }
 
-func (l *Ladder) run(ctx context.Context, spec game.Spec, mid int64, vs []store.Version, names []string, seed uint64) (*match.Result, store.LadderFinish, error) {
-	gcfg := game.Config{Seed: seed, Params: l.GameParams(spec.Name)}
-	for _, n := range names {
-		gcfg.Players = append(gcfg.Players, game.Player{Name: n})
-	}
-	ps := make([]match.Player, len(vs))
-	procs := make([]*host.Bot, len(vs))
-	var wg sync.WaitGroup
+// job is the queue's job for ladder match mid: uploads by their files' hash, the house bot
+// by name (the worker plays the arena's own code), every limit the ladder's.
+func (l *Ladder) job(ctx context.Context, g string, mid int64, vs []store.Version, seed uint64) (tournament.Job, error) {
+	j := tournament.Job{Key: l.Key, Tournament: "ladder",
+		Match:  store.Match{Idx: int(mid), MatchID: fmt.Sprintf("%s-%d", g, mid), Seed: seed},
+		Config: tournament.Config{Game: g, Params: l.GameParams(g), Deadline: l.Deadline, StartTimeout: l.Host.StartTimeout},
+		Limits: l.Host.Limits, Strict: l.Host.Strict, MeasureMoves: true}
 	for i, v := range vs {
+		j.Match.Players = append(j.Match.Players, i)
 		if v.Bot.House != "" {
-			ps[i] = players.NewInProcess(names[i], houseBot(spec.Name, seed+uint64(i)))
+			j.Bots = append(j.Bots, tournament.JobBot{Name: seatName(v), House: house.Bots[g].Name, HouseSeed: seed + uint64(i) + 1})
 			continue
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			cmd, err := l.Resolver.Command(v.Dir)
-			if err == nil {
-				cmd.Name = names[i]
-				procs[i], err = host.Launch(ctx, cmd, l.Host)
+		jb, err := l.versionFiles(ctx, v)
+		if err != nil {
+			return j, err
+		}
+		jb.Name = seatName(v)
+		j.Bots = append(j.Bots, jb)
+	}
+	return j, nil
+}
+
+// arrival is what the queue brought for a match: a worker's result, or word that the queue
+// gave up on its job.
+type arrival struct {
+	in        queue.Incoming
+	res       tournament.Result
+	err       error // the result could not be read
+	exhausted bool
+}
+
+func (l *Ladder) expect(mid int64) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.waiting[mid] = make(chan arrival, 4)
+}
+
+// unexpect stops waiting for mid; what else came for it is acknowledged and dropped.
+func (l *Ladder) unexpect(mid int64) {
+	l.mu.Lock()
+	c := l.waiting[mid]
+	delete(l.waiting, mid)
+	l.mu.Unlock()
+	for {
+		select {
+		case a := <-c:
+			_ = a.in.Ack()
+		default:
+			return
+		}
+	}
+}
+
+func (l *Ladder) await(ctx context.Context, mid int64) (arrival, error) {
+	l.mu.Lock()
+	c := l.waiting[mid]
+	l.mu.Unlock()
+	select {
+	case a := <-c:
+		return a, nil
+	case <-ctx.Done():
+		return arrival{}, ctx.Err()
+	}
+}
+
+// route hands each result (and each job the queue gave up on) to the match waiting for it;
+// one nobody waits for (a smoke match abandoned by a restart, a second result) is dropped.
+func (l *Ladder) route(ctx context.Context, ib *queue.Inbox) {
+	for {
+		var in queue.Incoming
+		select {
+		case in = <-ib.C:
+		case <-ctx.Done():
+			return
+		}
+		a := arrival{in: in}
+		mid := int64(-1)
+		if in.Result != nil {
+			a.res, a.err = tournament.DecodeResult(in.Result)
+			if a.err == nil && a.res.Key == l.Key {
+				mid = int64(a.res.Idx)
 			}
-			if err != nil {
-				ps[i] = dead{name: names[i], why: err.Error()}
-				return
+		} else {
+			var j tournament.Job
+			if json.Unmarshal(in.Job, &j) == nil && j.Key == l.Key {
+				mid, a.exhausted = int64(j.Match.Idx), true
 			}
-			ps[i] = players.Process{Bot: procs[i]}
-		}()
+			_ = l.Queue.DropJob(ctx, in.JobSeq)
+		}
+		l.mu.Lock()
+		c := l.waiting[mid]
+		l.mu.Unlock()
+		select {
+		case c <- a: // a nil c (nobody waits) never takes it
+		default:
+			_ = in.Ack()
+		}
 	}
-	wg.Wait()
-	defer players.CloseAll(procs)
-	matchID := fmt.Sprintf("%s-%d", spec.Name, mid)
-	rec := replay.NewRecorder(spec.Name, matchID, gcfg, names)
-	res, err := match.Run(ctx, spec, gcfg, ps, match.Options{MatchID: matchID, Deadline: l.Deadline, Recorder: rec, MeasureMoves: true})
-	if err != nil {
-		return nil, store.LadderFinish{}, err
+}
+
+// judge reads what came for job j: the match's record, or the reason it was not played.
+func (l *Ladder) judge(j tournament.Job, a arrival) (*played, error) {
+	r := a.res
+	out := &played{res: r}
+	switch {
+	case a.exhausted:
+		out.infra = fmt.Sprintf("infrastructure failure, charged to no bot: the job was handed out %d times without a result (workers killed, stopped or cut off)", a.in.Deliveries)
+	case a.err != nil:
+		out.infra = "infrastructure failure, charged to no bot: the worker's result cannot be read: " + a.err.Error()
+	case r.Attempt != j.Attempt:
+		out.infra = fmt.Sprintf("infrastructure failure, charged to no bot: a result of attempt %d, not %d", r.Attempt, j.Attempt)
+	case r.Infra != "":
+		out.infra = "infrastructure failure, charged to no bot: " + r.Infra
+	case r.Error != "":
+		return nil, errors.New(r.Error)
 	}
-	players.CloseAll(procs)
-	rec.Rec.Outcome = &res.Outcome
-	rec.Rec.Extra = map[string]any{"stats": res.Stats, "duration_ns": res.Duration}
-	rp, err := json.Marshal(rec.Rec)
-	if err != nil {
-		return nil, store.LadderFinish{}, err
+	if out.infra != "" {
+		return out, nil
 	}
-	fin := store.LadderFinish{Summary: res.Outcome.Summary, Duration: res.Duration, Replay: rp}
+	if err := r.ValidFor(j.Match); err != nil {
+		out.infra = fmt.Sprintf("infrastructure failure, charged to no bot: an invalid result from %s: %v", r.Worker, err)
+		return out, nil
+	}
+	if err := json.Unmarshal(r.Finish.Result, &out.match); err != nil || len(out.match.Outcome.Players) != len(j.Bots) {
+		out.infra = fmt.Sprintf("infrastructure failure, charged to no bot: the result from %s is not a record of this match (%v)", r.Worker, err)
+		return out, nil
+	}
+	for _, s := range out.match.Seats {
+		if s.Player < 0 || s.Player >= len(j.Bots) {
+			out.infra = fmt.Sprintf("infrastructure failure, charged to no bot: the result from %s seats player %d of %d", r.Worker, s.Player, len(j.Bots))
+			return out, nil
+		}
+	}
+	return out, nil
+}
+
+// finish is the store's record of a played match: each seat's result, moves, log and faults.
+func finish(vs []store.Version, p *played) store.LadderFinish {
+	res := p.match
+	fin := store.LadderFinish{Summary: res.Outcome.Summary, Duration: res.Duration, Replay: p.res.Replay}
 	seats := make([]store.Seat, len(vs))
 	for i := range vs {
 		po := res.Outcome.Players[i]
 		seats[i] = store.Seat{Seat: i, Result: po.Result.String(), Score: po.Score, Rank: po.Rank}
-		if procs[i] != nil {
-			seats[i].Log = strings.Join(procs[i].Log.Tail(LogLines), "\n")
-		} else if d, ok := ps[i].(dead); ok {
-			seats[i].Log = d.Why()
+		if i < len(p.res.Logs) {
+			seats[i].Log = p.res.Logs[i]
 		}
 	}
 	for s, st := range res.Stats {
-		p := res.Seats[s].Player
-		seats[p].Moves += st.Moves
-		seats[p].Total += st.Total
-		seats[p].Max = max(seats[p].Max, st.Max)
+		if s >= len(res.Seats) {
+			continue
+		}
+		pl := res.Seats[s].Player
+		seats[pl].Moves += st.Moves
+		seats[pl].Total += st.Total
+		seats[pl].Max = max(seats[pl].Max, st.Max)
 	}
 	for _, f := range res.Outcome.Faults {
 		if f.Seat < 0 || f.Seat >= len(res.Seats) {
 			continue
 		}
-		p := res.Seats[f.Seat].Player
-		seats[p].Faults++
-		fin.Faults = append(fin.Faults, store.LadderFault{Seat: p, VersionID: vs[p].ID, Where: f.Where, Kind: f.Kind.String(), Detail: f.Detail, Penalty: f.Penalty})
+		pl := res.Seats[f.Seat].Player
+		seats[pl].Faults++
+		fin.Faults = append(fin.Faults, store.LadderFault{Seat: pl, VersionID: vs[pl].ID, Where: f.Where, Kind: f.Kind.String(), Detail: f.Detail, Penalty: f.Penalty})
 	}
 	fin.Seats = seats
-	return res, fin, nil
+	return fin
 }
 
 // GameParams are the parameters ladder and smoke matches of a game are played with.
@@ -570,15 +833,4 @@ func Language(dir string) (string, error) {
 		return "", err
 	}
 	return string(src.Kind), nil
-}
-
-// dead stands in for a version that could not start: every seat of it is a fault.
-type dead struct{ name, why string }
-
-func (d dead) Label() string     { return d.name }
-func (d dead) Alive() bool       { return false }
-func (d dead) Why() string       { return "could not start: " + d.why }
-func (d dead) Tail(int) []string { return nil }
-func (d dead) Open(context.Context, *arenav1.StartRequest, time.Duration) (match.Conn, error) {
-	return nil, errors.New(d.Why())
 }

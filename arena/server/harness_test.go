@@ -21,6 +21,8 @@ import (
 	_ "github.com/botarena/arena/arena/games/all"
 	"github.com/botarena/arena/arena/internal/testenv"
 	"github.com/botarena/arena/arena/ladder"
+	"github.com/botarena/arena/arena/queue"
+	"github.com/botarena/arena/arena/queue/queuetest"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/upload"
 )
@@ -68,7 +70,10 @@ func newEnv(t testing.TB, o envOptions) *env {
 	if o.fullGames {
 		params = nil
 	}
-	lad := &ladder.Ladder{Store: st, Resolver: &botspec.Resolver{Python: testenv.Python()}, Jobs: o.jobs, Games: o.games, Pause: 50 * time.Millisecond, Params: params}
+	// Every match goes through a real embedded JetStream queue, played by the ladder's own workers.
+	q := queuetest.Start(t, queue.Config{})
+	lad := &ladder.Ladder{Store: st, Queue: q, Resolver: &botspec.Resolver{Python: testenv.Python()}, Jobs: o.jobs, LocalJobs: o.jobs,
+		Games: o.games, Pause: 50 * time.Millisecond, Params: params}
 	srv, err := New(context.Background(), st, lad, Options{SecureCookies: o.secure, MaxUpload: o.maxUpload, Unpack: o.unpack,
 		Organisers: []string{"orga"}, LoginRate: o.loginRate})
 	if err != nil {

@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/botarena/arena/arena/game"
-	"github.com/botarena/arena/arena/ladder"
 	"github.com/botarena/arena/arena/store"
+	"github.com/botarena/arena/bots/house"
 )
 
 // GameInfo is one game on the games page.
@@ -45,7 +45,7 @@ type BoardRow struct {
 func (s *Server) games(ctx context.Context) ([]GameInfo, error) {
 	var out []GameInfo
 	for _, n := range game.Names() {
-		h, ok := ladder.HouseBots[n]
+		h, ok := house.Bots[n]
 		if !ok {
 			continue
 		}
@@ -60,7 +60,7 @@ func (s *Server) games(ctx context.Context) ([]GameInfo, error) {
 }
 
 func knownGame(g string) bool {
-	_, ok := ladder.HouseBots[g]
+	_, ok := house.Bots[g]
 	return ok
 }
 

@@ -537,9 +537,15 @@ func (s *Store) FinishLadderMatch(ctx context.Context, id int64, f LadderFinish)
 	}
 	defer tx.Rollback()
 	at := now()
-	if _, err := tx.Exec("UPDATE ladder_matches SET status = ?, finished = ?, summary = ?, duration_ns = ?, replay_gz = ? WHERE id = ?",
-		LadderDone, at, f.Summary, int64(f.Duration), gz.Bytes(), id); err != nil {
+	// Only a running match finishes: a second result of one job (a redelivery, a worker
+	// that was cut off) changes nothing.
+	res, err := tx.Exec("UPDATE ladder_matches SET status = ?, finished = ?, summary = ?, duration_ns = ?, replay_gz = ? WHERE id = ? AND status = ?",
+		LadderDone, at, f.Summary, int64(f.Duration), gz.Bytes(), id, LadderRunning)
+	if err != nil {
 		return s.wrap(err, "finishing match")
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("%w: ladder match %d is not running", ErrAlreadyDone, id)
 	}
 	var kind string
 	if err := tx.QueryRow("SELECT kind FROM ladder_matches WHERE id = ?", id).Scan(&kind); err != nil {
@@ -586,13 +592,13 @@ func (s *Store) FinishLadderMatch(ctx context.Context, id int64, f LadderFinish)
 
 // FailLadderMatch records a match the runner could not finish (a host error, not a bot's fault).
 func (s *Store) FailLadderMatch(ctx context.Context, id int64, msg string) error {
-	_, err := s.db.ExecContext(ctx, "UPDATE ladder_matches SET status = ?, error = ?, finished = ? WHERE id = ?", LadderError, msg, now(), id)
+	_, err := s.db.ExecContext(ctx, "UPDATE ladder_matches SET status = ?, error = ?, finished = ? WHERE id = ? AND status = ?", LadderError, msg, now(), id, LadderRunning)
 	return s.wrap(err, "recording failed match")
 }
 
-// AbandonRunning marks matches left running by a stopped server as failed.
-func (s *Store) AbandonRunning(ctx context.Context) error {
-	_, err := s.db.ExecContext(ctx, "UPDATE ladder_matches SET status = ?, error = 'the server stopped during the match' WHERE status = ?", LadderError, LadderRunning)
+// AbandonRunning marks matches of a kind left running by a stopped server as failed.
+func (s *Store) AbandonRunning(ctx context.Context, kind string) error {
+	_, err := s.db.ExecContext(ctx, "UPDATE ladder_matches SET status = ?, error = 'the server stopped during the match' WHERE status = ? AND kind = ?", LadderError, LadderRunning, kind)
 	return s.wrap(err, "abandoning matches")
 }
 

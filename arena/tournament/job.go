@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/botarena/arena/arena/store"
+	"github.com/botarena/arena/bots/house"
 	"github.com/botarena/arena/sandbox"
 )
 
@@ -39,11 +40,14 @@ type Job struct {
 
 // JobBot is a seat's bot: its name, its snapshot's content hash (the object's name) and what
 // runs inside the snapshot: "" for a folder, the file (optionally file.py:Class) for a bot
-// that is one file.
+// that is one file. A house bot (the ladder's) has no files: House names it and the worker
+// plays the arena's own code in-process, seeded with HouseSeed.
 type JobBot struct {
-	Name  string `json:"name"`
-	Hash  string `json:"hash"`
-	Entry string `json:"entry,omitempty"`
+	Name      string `json:"name"`
+	Hash      string `json:"hash,omitempty"`
+	Entry     string `json:"entry,omitempty"`
+	House     string `json:"house,omitempty"`
+	HouseSeed uint64 `json:"house_seed,omitempty"`
 }
 
 // ID names the job's attempt: the de-duplication id of the job and of its result.
@@ -61,6 +65,12 @@ func (j Job) check() error {
 		}
 	}
 	for _, b := range j.Bots {
+		if b.House != "" {
+			if _, err := house.New(j.Config.Game, b.House, 1); err != nil || b.Hash != "" {
+				return fmt.Errorf("job %s: bot %s: %q is not a house bot of %s, or has files", j.ID(), b.Name, b.House, j.Config.Game)
+			}
+			continue
+		}
 		if _, err := hex.DecodeString(b.Hash); err != nil || len(b.Hash) != 64 {
 			return fmt.Errorf("job %s: bot %s: %q is not a content hash", j.ID(), b.Name, b.Hash)
 		}
@@ -89,6 +99,11 @@ type Result struct {
 	Infra string `json:"infra,omitempty"`
 	// Error is a match that could not be run (an engine bug), as FailMatch records it.
 	Error string `json:"error,omitempty"`
+	// Logs holds, per seat (the order of the job's Bots), the tail of the bot's stderr in
+	// this match, or why it did not play; Broken, per seat, its build failure ("" if it
+	// built), the compiler's last lines included. The ladder keeps both for the bot's author.
+	Logs   []string `json:"logs,omitempty"`
+	Broken []string `json:"broken,omitempty"`
 }
 
 // maxResultJSON bounds a result once decompressed (the message itself is bounded by the
@@ -107,7 +122,8 @@ func encodeResult(r Result) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func decodeResult(data []byte) (Result, error) {
+// DecodeResult reads a result as a worker published it (gzip JSON, bounded).
+func DecodeResult(data []byte) (Result, error) {
 	var r Result
 	zr, err := gzip.NewReader(bytes.NewReader(data))
 	if err != nil {
@@ -126,9 +142,12 @@ func decodeResult(data []byte) (Result, error) {
 	return r, nil
 }
 
-// validFor checks a result against its match before it is written: the record and replay
+// ValidFor checks a result against its match before it is written: the record and replay
 // must be there and every fault charged to a bot of that match (or to none).
-func (r Result) validFor(m store.Match) error {
+func (r Result) ValidFor(m store.Match) error {
+	if len(r.Logs) > len(m.Players) || len(r.Broken) > len(m.Players) {
+		return fmt.Errorf("logs or build verdicts for %d seats in a match of %d", max(len(r.Logs), len(r.Broken)), len(m.Players))
+	}
 	if r.Infra != "" || r.Error != "" {
 		return nil
 	}

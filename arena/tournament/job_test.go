@@ -60,8 +60,8 @@ func BenchmarkResultDecode(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ResetTimer()
 	for range b.N {
-		got, err := decodeResult(data)
-		if err != nil || got.validFor(store.Match{}) != nil {
+		got, err := DecodeResult(data)
+		if err != nil || got.ValidFor(store.Match{}) != nil {
 			b.Fatal(err)
 		}
 	}

@@ -132,7 +132,7 @@ func runQueued(ctx context.Context, st *store.Store, id int64, opt Options) (Sum
 			_ = in.Ack()
 			continue
 		}
-		r, err := decodeResult(in.Result)
+		r, err := DecodeResult(in.Result)
 		m := pending[r.Idx]
 		var why string
 		switch {
@@ -145,7 +145,7 @@ func runQueued(ctx context.Context, st *store.Store, id int64, opt Options) (Sum
 		case r.Attempt != m.Attempts:
 			why = fmt.Sprintf("a result of attempt %d of match %s, now at attempt %d", r.Attempt, m.MatchID, m.Attempts)
 		default:
-			if verr := r.validFor(*m); verr != nil {
+			if verr := r.ValidFor(*m); verr != nil {
 				why = fmt.Sprintf("an invalid result for match %s from %s: %v", m.MatchID, r.Worker, verr)
 			}
 		}
@@ -213,10 +213,6 @@ func exhaustedMatch(in queue.Incoming, key string, pending map[int]*store.Match)
 // publishBots snapshots every bot (refusing one changed since the tournament started) and
 // puts its snapshot into the object store under its hash.
 func publishBots(ctx context.Context, q *queue.Queue, cfg Config, opt Options) ([]JobBot, error) {
-	files, err := sandbox.FilesDir()
-	if err != nil {
-		return nil, err
-	}
 	var lim submission.Limits
 	if opt.Resolver != nil {
 		lim = opt.Resolver.Snapshot
@@ -224,34 +220,50 @@ func publishBots(ctx context.Context, q *queue.Queue, cfg Config, opt Options) (
 	out := make([]JobBot, len(cfg.Entries))
 	var errs []error
 	for i, e := range cfg.Entries {
-		src, err := submission.Parse(e.Spec)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("bot %s: %w", e.Name, err))
-			continue
-		}
-		snap, err := submission.Take(src, files, lim)
-		if err != nil {
-			errs = append(errs, fmt.Errorf("bot %s: %w", e.Name, err))
-			continue
-		}
-		if e.Hash != "" && snap.Hash != e.Hash {
-			errs = append(errs, fmt.Errorf("bot %s changed since the tournament started (%s: snapshot %.12s, now %.12s): restore its files, or start a new tournament with it", e.Name, e.Spec, e.Hash, snap.Hash))
-			continue
-		}
-		jb := JobBot{Name: e.Name, Hash: snap.Hash}
-		if !isFolder(src.Root) {
-			jb.Entry = filepath.Base(src.Root)
-			if src.Class != "" {
-				jb.Entry += ":" + src.Class
-			}
-		}
-		if err := q.PutFiles(ctx, snap.Hash, snap.Dir); err != nil {
+		jb, err := PublishBot(ctx, q, e.Name, e.Spec, lim)
+		switch {
+		case err != nil:
 			errs = append(errs, err)
-			continue
+		case e.Hash != "" && jb.Hash != e.Hash:
+			errs = append(errs, fmt.Errorf("bot %s changed since the tournament started (%s: snapshot %.12s, now %.12s): restore its files, or start a new tournament with it", e.Name, e.Spec, e.Hash, jb.Hash))
+		default:
+			out[i] = jb
 		}
-		out[i] = jb
 	}
 	return out, errors.Join(errs...)
+}
+
+// ErrQueue is a bot's files that could not be put on the queue: the arena's failure, not
+// the bot's.
+var ErrQueue = errors.New("the queue refused the files")
+
+// PublishBot snapshots the bot at spec (a folder or a file, as a tournament entry names it)
+// and puts the snapshot into the queue's object store under its content hash, for any
+// worker to fetch: the JobBot is what a job names it by. Nothing of the bot runs here.
+func PublishBot(ctx context.Context, q *queue.Queue, name, spec string, lim submission.Limits) (JobBot, error) {
+	files, err := sandbox.FilesDir()
+	if err != nil {
+		return JobBot{}, err
+	}
+	src, err := submission.Parse(spec)
+	if err != nil {
+		return JobBot{}, fmt.Errorf("bot %s: %w", name, err)
+	}
+	snap, err := submission.Take(src, files, lim)
+	if err != nil {
+		return JobBot{}, fmt.Errorf("bot %s: %w", name, err)
+	}
+	jb := JobBot{Name: name, Hash: snap.Hash}
+	if !isFolder(src.Root) {
+		jb.Entry = filepath.Base(src.Root)
+		if src.Class != "" {
+			jb.Entry += ":" + src.Class
+		}
+	}
+	if err := q.PutFiles(ctx, snap.Hash, snap.Dir); err != nil {
+		return jb, fmt.Errorf("%w: bot %s: %v", ErrQueue, name, err)
+	}
+	return jb, nil
 }
 
 func isFolder(p string) bool {

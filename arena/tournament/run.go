@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -22,6 +23,7 @@ import (
 	"github.com/botarena/arena/arena/submission"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 	"github.com/botarena/arena/sandbox"
+	"github.com/botarena/arena/sdk"
 )
 
 // Create schedules a new tournament and writes it, schedule included, to the store.
@@ -348,20 +350,33 @@ func (p *pool) close() {
 
 // playOne plays one match and records it.
 func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg Config, cmds []host.Command, broken []error, m store.Match, opt Options, pl *pool) (string, error) {
-	fin, summary, err := play(ctx, spec, cfg, cmds, broken, m, opt, pl, strconv.Itoa)
+	p, err := play(ctx, spec, cfg, cmds, broken, nil, m, opt, pl, strconv.Itoa)
 	if err != nil {
 		return "", err
 	}
 	// Record even if the run is being cancelled now: the match is finished and must not be lost.
-	if err := st.FinishMatch(context.WithoutCancel(ctx), id, m.Idx, fin); err != nil {
+	if err := st.FinishMatch(context.WithoutCancel(ctx), id, m.Idx, p.fin); err != nil {
 		return "", &storeError{err}
 	}
-	return summary, nil
+	return p.summary, nil
+}
+
+// LogLines is how much of each bot's stderr a match keeps for its author (the tail).
+const LogLines = 40
+
+// played is what one match leaves: the record, its summary line, and per seat (in the order
+// of Match.Players) the tail of the bot's log in this match, or why it did not play.
+type played struct {
+	fin     store.Finish
+	summary string
+	logs    []string
 }
 
 // play gets processes for one match from the pool (under poolKey(bot index)), plays it and
-// returns what is recorded: the same wherever it runs (here, or on a worker).
-func play(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Command, broken []error, m store.Match, opt Options, pl *pool, poolKey func(int) string) (store.Finish, string, error) {
+// returns what is recorded: the same wherever it runs (here, or on a worker). A bot index
+// with a house bot plays it in-process; one with a broken build or no process is a fault in
+// its seat.
+func play(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Command, broken []error, houses map[int]*sdk.Bot, m store.Match, opt Options, pl *pool, poolKey func(int) string) (played, error) {
 	gcfg := game.Config{Seed: m.Seed, Params: cfg.Params}
 	names := make([]string, len(m.Players))
 	for i, b := range m.Players {
@@ -372,6 +387,10 @@ func play(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Command, 
 	ps := make([]match.Player, len(m.Players))
 	var wg sync.WaitGroup
 	for i, b := range m.Players {
+		if h := houses[b]; h != nil {
+			ps[i] = players.NewInProcess(names[i], *h)
+			continue
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -394,7 +413,7 @@ func play(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Command, 
 	wg.Wait()
 	defer pl.release(procs)
 	if err := ctx.Err(); err != nil {
-		return store.Finish{}, "", err
+		return played{}, err
 	}
 	rec := replay.NewRecorder(spec.Name, m.MatchID, gcfg, names)
 	rec.Rec.Clock = string(cfg.ClockMode())
@@ -403,18 +422,27 @@ func play(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Command, 
 		Clock: cfg.ClockMode(), WallFactor: cfg.WallFactor, Bank: cfg.Bank}
 	res, err := match.Run(ctx, spec, gcfg, ps, mopt)
 	if err != nil {
-		return store.Finish{}, "", err
+		return played{}, err
+	}
+	out := played{summary: res.Outcome.Summary, logs: make([]string, len(ps))}
+	for i, p := range ps {
+		switch p := p.(type) {
+		case players.Process:
+			out.logs[i] = strings.Join(p.Tail(LogLines), "\n")
+		case deadPlayer:
+			out.logs[i] = p.Why()
+		}
 	}
 	pl.release(procs)
 	rec.Rec.Outcome = &res.Outcome
 	rec.Rec.Extra = map[string]any{"stats": res.Stats, "duration_ns": res.Duration}
 	rp, err := json.Marshal(rec.Rec)
 	if err != nil {
-		return store.Finish{}, "", err
+		return played{}, err
 	}
 	result, err := json.Marshal(res)
 	if err != nil {
-		return store.Finish{}, "", err
+		return played{}, err
 	}
 	fin := store.Finish{Result: result, Replay: rp, Duration: res.Duration}
 	for _, f := range res.Outcome.Faults {
@@ -428,7 +456,8 @@ func play(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Command, 
 	for s, stt := range res.Stats {
 		fin.Timings = append(fin.Timings, store.Timing{Seat: s, BotIdx: m.Players[res.Seats[s].Player], Moves: stt.Moves, Total: stt.Total, Max: stt.Max})
 	}
-	return fin, res.Outcome.Summary, nil
+	out.fin = fin
+	return out, nil
 }
 
 // deadPlayer stands in for a bot that could not be built or started.

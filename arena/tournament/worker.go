@@ -17,7 +17,9 @@ import (
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/queue"
 	"github.com/botarena/arena/arena/submission"
+	"github.com/botarena/arena/bots/house"
 	"github.com/botarena/arena/sandbox"
+	"github.com/botarena/arena/sdk"
 )
 
 // WorkOptions tune a worker.
@@ -212,9 +214,16 @@ func (w *worker) play(ctx context.Context, job Job, d *queue.Delivery, pl *pool)
 	cfg.Entries = make([]Entry, n)
 	cmds := make([]host.Command, n)
 	broken := make([]error, n)
+	houses := map[int]*sdk.Bot{}
+	res.Broken = make([]string, len(job.Match.Players))
 	for s, b := range job.Match.Players {
 		jb := job.Bots[s]
 		cfg.Entries[b] = Entry{Name: jb.Name, Hash: jb.Hash}
+		if jb.House != "" {
+			h, _ := house.New(job.Config.Game, jb.House, jb.HouseSeed) // check() knew it
+			houses[b] = &h
+			continue
+		}
 		p, err := w.prepare(ctx, jb)
 		var refused *refusal
 		switch {
@@ -223,6 +232,7 @@ func (w *worker) play(ctx context.Context, job Job, d *queue.Delivery, pl *pool)
 			return res, nil
 		case errors.Is(err, build.ErrBuild):
 			broken[b] = err // the bot's verdict, as in a local tournament
+			res.Broken[s] = err.Error()
 		case err != nil:
 			return res, err
 		default:
@@ -234,7 +244,10 @@ func (w *worker) play(ctx context.Context, job Job, d *queue.Delivery, pl *pool)
 	if len(pl.bots) > poolBound {
 		pl.close()
 	}
-	fin, summary, err := play(ctx, spec, cfg, cmds, broken, job.Match, opt, pl, func(b int) string { return job.Key + "/" + strconv.Itoa(b) })
+	// Processes are pooled per queue key, seat and files: a ladder job's seat 0 is another
+	// bot from one job to the next.
+	key := func(b int) string { return job.Key + "/" + strconv.Itoa(b) + "/" + cfg.Entries[b].Hash }
+	p, err := play(ctx, spec, cfg, cmds, broken, houses, job.Match, opt, pl, key)
 	if ctx.Err() != nil {
 		return res, ctx.Err()
 	}
@@ -242,7 +255,7 @@ func (w *worker) play(ctx context.Context, job Job, d *queue.Delivery, pl *pool)
 		res.Error = err.Error()
 		return res, nil
 	}
-	res.Summary, res.Finish, res.Replay = summary, fin, fin.Replay
+	res.Summary, res.Finish, res.Replay, res.Logs = p.summary, p.fin, p.fin.Replay, p.logs
 	res.Finish.Replay = nil
 	return res, nil
 }
