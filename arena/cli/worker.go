@@ -23,9 +23,9 @@ func newWorker() *cobra.Command {
 	)
 	cmd := &cobra.Command{
 		Use:   "worker --nats URL",
-		Short: "Play tournament matches taken from NATS JetStream (run one per machine)",
-		Long: "worker pulls match jobs from a coordinator's NATS JetStream queue (arena tournament --nats or\n" +
-			"--nats-listen), fetches each bot's files by content hash from the object store (a hash mismatch\n" +
+		Short: "Play tournament and ladder matches taken from NATS JetStream (run one per machine)",
+		Long: "worker pulls match jobs from a coordinator's NATS JetStream queue (arena tournament or arena\n" +
+			"serve with --nats or --nats-listen), fetches each bot's files by content hash from the object store (a hash mismatch\n" +
 			"is refused), builds and plays them in this machine's sandbox exactly as a local tournament\n" +
 			"does, and publishes the result and replay. Kill it at any time: its job goes to another worker\n" +
 			"after the ack wait and is played again from its seed, recorded once.",

@@ -15,9 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/botarena/arena/arena/botspec"
-	"github.com/botarena/arena/arena/ladder"
-	"github.com/botarena/arena/arena/queue"
 	"github.com/botarena/arena/arena/rating"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/sandbox"
@@ -25,7 +22,10 @@ import (
 
 var root, arenaBin string
 
-var reDone = regexp.MustCompile(`job ladder-\S+ done: `)
+var (
+	reDone = regexp.MustCompile(`job ladder-\S+ done: `)
+	reURL  = regexp.MustCompile(`NATS listening on (nats://\S+);`)
+)
 
 func TestMain(m *testing.M) {
 	sandbox.Init()
@@ -52,47 +52,73 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// worker is an arena worker process; its output is kept for the test.
-type worker struct {
+// proc is an arena process (a server or a worker); its output is kept for the test.
+type proc struct {
 	cmd  *exec.Cmd
 	mu   sync.Mutex
 	out  strings.Builder
+	more chan struct{}
 	done chan struct{}
 }
 
-func startWorker(t *testing.T, url string) *worker {
+func startArena(t *testing.T, args ...string) *proc {
 	t.Helper()
-	w := &worker{cmd: exec.Command(arenaBin, "worker", "--nats", url, "--jobs", "1"), done: make(chan struct{})}
-	w.cmd.Dir = root // the uploaded Go bot builds against this checkout
+	p := &proc{cmd: exec.Command(arenaBin, args...), more: make(chan struct{}, 1), done: make(chan struct{})}
+	p.cmd.Dir = root // the uploaded Go bot builds against this checkout
 	pr, pw := io.Pipe()
-	w.cmd.Stdout, w.cmd.Stderr = pw, pw
-	if err := w.cmd.Start(); err != nil {
+	p.cmd.Stdout, p.cmd.Stderr = pw, pw
+	if err := p.cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	go func() { _ = w.cmd.Wait(); pw.Close() }()
+	go func() { _ = p.cmd.Wait(); pw.Close() }()
 	go func() {
-		defer close(w.done)
+		defer close(p.done)
 		sc := bufio.NewScanner(pr)
 		for sc.Scan() {
-			w.mu.Lock()
-			w.out.WriteString(sc.Text() + "\n")
-			w.mu.Unlock()
+			p.mu.Lock()
+			p.out.WriteString(sc.Text() + "\n")
+			p.mu.Unlock()
+			select {
+			case p.more <- struct{}{}:
+			default:
+			}
 		}
 	}()
 	t.Cleanup(func() {
-		_ = w.cmd.Process.Kill()
-		<-w.done
+		_ = p.cmd.Process.Kill()
+		<-p.done
 		if t.Failed() {
-			t.Logf("worker %d output:\n%s", w.cmd.Process.Pid, w.output())
+			t.Logf("%s (pid %d) output:\n%s", strings.Join(args[:1], " "), p.cmd.Process.Pid, p.output())
 		}
 	})
-	return w
+	return p
 }
 
-func (w *worker) output() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.out.String()
+func (p *proc) output() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.out.String()
+}
+
+func (p *proc) kill9(t *testing.T) {
+	t.Helper()
+	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	<-p.done
+}
+
+// natsURL waits for the server's line naming the URL workers use.
+func (p *proc) natsURL(t *testing.T) string {
+	t.Helper()
+	var url string
+	within(t, time.Minute, "arena serve prints the NATS URL", func() bool {
+		if m := reURL.FindStringSubmatch(p.output()); m != nil {
+			url = m[1]
+		}
+		return url != ""
+	})
+	return url
 }
 
 func within(t *testing.T, d time.Duration, what string, ok func() bool) {
@@ -106,58 +132,22 @@ func within(t *testing.T, d time.Duration, what string, ok func() bool) {
 	}
 }
 
-// TestLadderThroughWorkers: the server's ladder plays nothing itself (LocalJobs 0): its
+// TestLadderThroughWorkers: arena serve plays nothing itself (--local-jobs 0): its
 // validation waits on the queue until an arena worker process takes it; the worker builds the
-// upload, plays the smoke match and the ladder matches; the worker is killed with SIGKILL and
-// the ladder restarted mid-match, and every ladder match is recorded exactly once.
+// upload, plays the smoke match and the ladder matches. Mid-match the server and the worker are
+// killed with SIGKILL; the restarted server publishes its running matches again, a new worker
+// plays them, and every ladder match is recorded exactly once.
 func TestLadderThroughWorkers(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	st, err := store.Open(filepath.Join(dir, "arena.db"))
+	db := filepath.Join(dir, "arena.db")
+	st, err := store.Open(db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	emb, err := queue.StartEmbedded(filepath.Join(dir, "nats"), "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer emb.Shutdown()
-	nc, err := emb.Connect("test coordinator")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer nc.Close()
-	q, err := queue.Open(ctx, nc, queue.Config{AckWait: 2 * time.Second, MaxDeliver: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	newLadder := func(stopped bool) *ladder.Ladder {
-		return &ladder.Ladder{Store: st, Queue: q, Jobs: 2, Games: []string{"dynamite"}, Pause: 50 * time.Millisecond,
-			Params:   map[string]map[string]string{"dynamite": {"target": "100"}},
-			Resolver: &botspec.Resolver{Module: root}, Stopped: func() bool { return stopped }}
-	}
-	run := func(l *ladder.Ladder) (stop func()) {
-		rctx, cancel := context.WithCancel(ctx)
-		done := make(chan error, 1)
-		go func() { done <- l.Run(rctx) }()
-		return func() {
-			cancel()
-			if err := <-done; err != nil {
-				t.Errorf("ladder: %v", err)
-			}
-		}
-	}
-	house, err := st.CreateUser(ctx, "house", "!", store.RoleAuthor)
-	if err != nil {
-		t.Fatal(err)
-	}
 	ada, err := st.CreateUser(ctx, "ada", "!", store.RoleAuthor)
 	if err != nil {
-		t.Fatal(err)
-	}
-	first := newLadder(false)
-	if err := first.SeedHouse(ctx, house.ID); err != nil {
 		t.Fatal(err)
 	}
 	up := filepath.Join(dir, "upload")
@@ -189,58 +179,65 @@ func TestLadderThroughWorkers(t *testing.T) {
 		return got
 	}
 	matches := func(status string) []store.LadderMatch {
-		ms, err := st.LadderMatches(ctx, store.MatchFilter{Kind: store.KindLadder, Status: status, Limit: 1 << 20})
+		ms, err := st.LadderMatches(ctx, store.MatchFilter{Game: "dynamite", Kind: store.KindLadder, Status: status, Limit: 1 << 20})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return ms
 	}
+	serve := func() *proc {
+		return startArena(t, "serve", "--addr", "127.0.0.1:0", "--store", db, "--nats-listen", "127.0.0.1:0",
+			"--local-jobs", "0", "--jobs", "2", "--ack-wait", "2s")
+	}
 
-	stop := run(first)
-	// Nobody plays here: the smoke match is a job waiting on the queue.
-	within(t, 20*time.Second, "the smoke match published as a job", func() bool {
-		n, err := q.Pending(ctx)
-		return err == nil && n >= 1
-	})
-	time.Sleep(time.Second)
+	srv := serve()
+	url := srv.natsURL(t)
+	// Nobody plays yet: the smoke match waits on the queue.
+	time.Sleep(2 * time.Second)
 	if got := version(); got.Status != store.VersionValidating {
 		t.Fatalf("validated with no worker: %s %q", got.Status, got.Verdict)
 	}
-	w1 := startWorker(t, emb.URL())
+	w1 := startArena(t, "worker", "--nats", url, "--jobs", "1")
 	within(t, 3*time.Minute, "the upload validated by the worker", func() bool { return version().Status != store.VersionValidating })
 	if got := version(); got.Status != store.VersionOK || !strings.Contains(got.Verdict, "passed") {
 		t.Fatalf("verdict: %s %q\nlog:\n%s", got.Status, got.Verdict, got.Log)
 	}
-	within(t, time.Minute, "ladder matches played by the worker", func() bool { return len(matches(store.LadderDone)) >= 2 })
+	within(t, 2*time.Minute, "ladder matches played by the worker", func() bool { return len(matches(store.LadderDone)) >= 2 })
 
-	// The server stops (its matches stay running) and the worker is killed mid-match.
-	within(t, 30*time.Second, "a ladder match running", func() bool { return len(matches(store.LadderRunning)) > 0 })
-	stop()
-	if err := w1.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-w1.done
-	left := len(matches(store.LadderRunning))
-	if left == 0 {
-		t.Fatal("no ladder match left running by the stopped server")
-	}
+	// Mid-match, the server and the worker are killed.
+	within(t, time.Minute, "a ladder match running", func() bool { return len(matches(store.LadderRunning)) > 0 })
+	srv.kill9(t)
+	w1.kill9(t)
+	left := matches(store.LadderRunning)
 	done := len(matches(store.LadderDone))
-	t.Logf("stopped with %d ladder matches done, %d running", done, left)
+	if len(left) == 0 {
+		t.Fatal("no ladder match left running by the killed server")
+	}
+	t.Logf("killed with %d ladder matches done, %d running", done, len(left))
 
-	// A restarted server publishes them again; a new worker plays them and more.
-	stop = run(newLadder(false))
-	w2 := startWorker(t, emb.URL())
-	within(t, time.Minute, "ladder matches after the restart", func() bool { return len(matches(store.LadderDone)) >= done+left+2 })
-	stop()
-	// Paused (no new matches), a last start finishes what is running.
-	stop = run(newLadder(true))
-	within(t, time.Minute, "every running match finished", func() bool { return len(matches(store.LadderRunning)) == 0 })
-	stop()
+	// The restarted server publishes them again; a new worker plays them and more.
+	srv = serve()
+	w2 := startArena(t, "worker", "--nats", srv.natsURL(t), "--jobs", "1")
+	within(t, 2*time.Minute, "the interrupted matches recorded after the restart", func() bool {
+		for _, m := range left {
+			if got, err := st.LadderMatchByID(ctx, m.ID); err != nil || got.Status == store.LadderRunning {
+				return false
+			}
+		}
+		return len(matches(store.LadderDone)) >= done+len(left)+2
+	})
+	srv.kill9(t)
+	w2.kill9(t)
 
-	all := matches(store.LadderDone)
+	for _, m := range left {
+		if got, _ := st.LadderMatchByID(ctx, m.ID); got.Status != store.LadderDone {
+			t.Fatalf("interrupted match %d: %s %q", m.ID, got.Status, got.Error)
+		}
+	}
 	if failed := matches(store.LadderError); len(failed) > 0 {
 		t.Fatalf("%d ladder matches failed; the first: %q", len(failed), failed[0].Error)
 	}
+	all := matches(store.LadderDone)
 	seats := 0
 	for _, m := range all {
 		seats += len(m.Seats)
@@ -263,7 +260,7 @@ func TestLadderThroughWorkers(t *testing.T) {
 	}
 	played := len(reDone.FindAllString(w1.output()+w2.output(), -1))
 	if played < len(all) {
-		t.Fatalf("%d ladder matches recorded, the workers report %d jobs done:\n%s\n%s", len(all), played, w1.output(), w2.output())
+		t.Fatalf("%d ladder matches recorded, the workers report %d jobs done", len(all), played)
 	}
 	t.Logf("%d ladder matches, each recorded once; the workers report %d jobs done", len(all), played)
 }
