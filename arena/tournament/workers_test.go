@@ -35,6 +35,13 @@ func startArena(t *testing.T, name string, args ...string) *proc {
 	t.Helper()
 	p := &proc{t: t, name: name, cmd: exec.Command(arenaBin, args...), more: make(chan struct{}, 1), done: make(chan struct{})}
 	p.cmd.Dir = root // Go bots build against this checkout
+	p.start()
+	return p
+}
+
+// start runs the process, keeps its output lines and ends it with the test.
+func (p *proc) start() {
+	t := p.t
 	pr, pw := io.Pipe()
 	p.cmd.Stdout, p.cmd.Stderr = pw, pw
 	if err := p.cmd.Start(); err != nil {
@@ -66,7 +73,6 @@ func startArena(t *testing.T, name string, args ...string) *proc {
 			t.Logf("%s output:\n%s", p.name, p.output())
 		}
 	})
-	return p
 }
 
 func (p *proc) output() string {
@@ -245,4 +251,39 @@ func standingsOf(t *testing.T, db string) *tournament.Standings {
 		t.Fatal(err)
 	}
 	return s
+}
+
+// TestSeparateNatsServer: the same coordinator and worker code against a NATS server run as
+// its own process (nats-server, built from the module the arena embeds): the tournament
+// finishes with the standings of the in-process run.
+func TestSeparateNatsServer(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "nats-server")
+	build := exec.Command("go", "build", "-o", bin, "github.com/nats-io/nats-server/v2")
+	build.Dir = root
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building nats-server: %v\n%s", err, out)
+	}
+	ns := &proc{t: t, name: "nats-server", cmd: exec.Command(bin, "-js", "-sd", filepath.Join(dir, "js"), "-a", "127.0.0.1", "-p", "-1"), more: make(chan struct{}, 1), done: make(chan struct{})}
+	ns.start()
+	port := ns.waitFor(regexp.MustCompile(`Listening for client connections on 127\.0\.0\.1:(\d+)`), 1, 0, 30*time.Second)[1]
+	url := "nats://127.0.0.1:" + port
+
+	bots := []string{filepath.Join(root, "bots/dynamite/cmd/paper"), filepath.Join(root, "bots/dynamite/cmd/scissors"), pythonBot} // deterministic bots
+	common := []string{"--seed", "3", "--reps", "1", "--target", "50", "--plain"}
+	ref := startArena(t, "in-process run", append(append([]string{"tournament", "dynamite", "--store", filepath.Join(dir, "ref.db"), "--name", "t", "--queue=false"}, common...), bots...)...)
+	coord := startArena(t, "coordinator", append(append([]string{"tournament", "dynamite", "--store", filepath.Join(dir, "q.db"), "--name", "t", "--nats", url, "--jobs", "0"}, common...), bots...)...)
+	startArena(t, "worker", "worker", "--nats", url, "--jobs", "2")
+	for _, p := range []*proc{ref, coord} {
+		select {
+		case <-p.done:
+		case <-time.After(5 * time.Minute):
+			t.Fatalf("%s did not finish within 5 minutes", p.name)
+		}
+		if p.err != nil {
+			t.Fatalf("%s: %v", p.name, p.err)
+		}
+	}
+	sameStandings(t, standingsOf(t, filepath.Join(dir, "ref.db")), standingsOf(t, filepath.Join(dir, "q.db")))
 }
