@@ -123,3 +123,35 @@ func itoa(i int) string {
 		}
 	}
 }
+
+// BenchmarkPublishJobs: publishing a tournament's jobs, one round trip each (PublishJob)
+// against PublishJobs' window of acks in flight; jobs/s is what a coordinator's start costs.
+func BenchmarkPublishJobs(b *testing.B) {
+	for _, mode := range []string{"one-at-a-time", "windowed"} {
+		b.Run(mode, func(b *testing.B) {
+			q := benchQueue(b)
+			ctx := context.Background()
+			jobs := make([]Outgoing, b.N)
+			for i := range jobs {
+				jobs[i] = Outgoing{ID: "bench-" + itoa(i), Data: benchJob}
+			}
+			b.ResetTimer()
+			if mode == "windowed" {
+				if err := q.PublishJobs(ctx, "bench", jobs); err != nil {
+					b.Fatal(err)
+				}
+			} else {
+				for _, j := range jobs {
+					if err := q.PublishJob(ctx, "bench", j.ID, j.Data); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+			b.StopTimer()
+			if n, err := q.Pending(ctx); err != nil || n != uint64(b.N) {
+				b.Fatalf("%d jobs stored of %d (%v)", n, b.N, err)
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "jobs/s")
+		})
+	}
+}

@@ -155,6 +155,47 @@ func (q *Queue) PublishJob(ctx context.Context, key, id string, data []byte) err
 	return err
 }
 
+// Outgoing is one job to publish: its de-duplication id and its data.
+type Outgoing struct {
+	ID   string
+	Data []byte
+}
+
+// publishWindow is how many jobs PublishJobs has in flight before it waits for their acks.
+const publishWindow = 256
+
+// PublishJobs adds many jobs for key, publishWindow of them in flight at a time rather than
+// one round trip each, and returns once every one is stored (or with the first error; the
+// jobs are de-duplicated by id, so publishing them all again is safe).
+func (q *Queue) PublishJobs(ctx context.Context, key string, jobs []Outgoing) error {
+	futs := make([]jetstream.PubAckFuture, 0, publishWindow)
+	settle := func() error {
+		defer func() { futs = futs[:0] }()
+		for _, f := range futs {
+			select {
+			case <-f.Ok():
+			case err := <-f.Err():
+				return fmt.Errorf("publishing job %s: %w", f.Msg().Header.Get(jetstream.MsgIDHeader), err)
+			case <-ctx.Done():
+				return ctx.Err()
+			}
+		}
+		return nil
+	}
+	for _, j := range jobs {
+		f, err := q.js.PublishAsync(jobsPrefix+key, j.Data, jetstream.WithMsgID(j.ID))
+		if err != nil {
+			return fmt.Errorf("publishing job %s: %w", j.ID, err)
+		}
+		if futs = append(futs, f); len(futs) == publishWindow {
+			if err := settle(); err != nil {
+				return err
+			}
+		}
+	}
+	return settle()
+}
+
 // Delivery is a job handed to this worker.
 type Delivery struct {
 	msg jetstream.Msg

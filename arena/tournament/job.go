@@ -36,6 +36,9 @@ type Job struct {
 	Limits       sandbox.Limits `json:"limits"`
 	Strict       bool           `json:"strict,omitempty"`
 	MeasureMoves bool           `json:"measure_moves,omitempty"`
+	// Fresh asks for new bot processes for this match (the coordinator's --fresh) rather
+	// than the worker's live ones.
+	Fresh bool `json:"fresh,omitempty"`
 }
 
 // JobBot is a seat's bot: its name, its snapshot's content hash (the object's name) and what

@@ -288,3 +288,63 @@ func TestHeartbeatsKeepLongMatches(t *testing.T) {
 	}
 	t.Logf("longest match %v, ack wait %v", longest, ackWait)
 }
+
+// TestFreshReachesWorkers: --fresh travels with each job. The bot throws paper (and loses to
+// scissors) in the first match its process plays, rock (and wins) in every later one, so its
+// wins count the matches it played in a process it had played in before.
+func TestFreshReachesWorkers(t *testing.T) {
+	t.Parallel()
+	bot := filepath.Join(t.TempDir(), "firstloses.py")
+	src := `from arena_sdk import dynamite
+
+played = 0
+
+
+class FirstLoses(dynamite.Bot):
+    name = "firstloses"
+
+    def __init__(self) -> None:
+        global played
+        played += 1
+        self.throw = dynamite.PAPER if played == 1 else dynamite.ROCK
+
+    def move(self, state: dynamite.State) -> str:
+        return self.throw
+`
+	if err := os.WriteFile(bot, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	es := append([]tournament.Entry{{Name: "firstloses", Spec: bot, Language: "python"}}, houseBots("scissors")...)
+	for _, fresh := range []bool{true, false} {
+		ctx := context.Background()
+		st, err := store.Open(filepath.Join(t.TempDir(), "t.db"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		cfg := tournament.Config{Game: "dynamite", Params: shortDynamite, Seed: 1, Reps: 2, Entries: es}
+		id, err := tournament.Create(ctx, st, "fresh", cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		q := startQueue(t, queue.Config{})
+		sum, err := tournament.Run(ctx, st, id, tournament.Options{Jobs: 1, Resolver: resolver, Queue: q, Fresh: fresh})
+		if err != nil || sum.Played != 4 {
+			t.Fatalf("fresh=%v: %+v %v", fresh, sum, err)
+		}
+		s, err := tournament.Compute(ctx, st, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wins int
+		for _, r := range s.Rows {
+			if r.Bot == "firstloses" {
+				wins = r.Wins
+			}
+		}
+		// One worker slot: pooled, the bot's one process plays all four matches.
+		if want := map[bool]int{true: 0, false: 3}[fresh]; wins != want {
+			t.Fatalf("fresh=%v: firstloses won %d of 4, want %d", fresh, wins, want)
+		}
+	}
+}

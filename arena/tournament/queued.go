@@ -68,12 +68,20 @@ func runQueued(ctx context.Context, st *store.Store, id int64, opt Options) (Sum
 	defer inbox.Close()
 	jobCfg := cfg
 	jobCfg.Entries = nil
+	// Published a batch at a time: memory stays bounded for a schedule of a million.
+	const batch = 4096
+	var out []queue.Outgoing
+	flush := func() error {
+		err := q.PublishJobs(ctx, key, out)
+		out = out[:0]
+		return err
+	}
 	for _, m := range all {
 		if m.Status == store.StatusDone {
 			continue
 		}
 		job := Job{Key: key, Tournament: t.Name, Match: m, Attempt: m.Attempts, Config: jobCfg,
-			Limits: opt.Host.Limits, Strict: opt.Host.Strict, MeasureMoves: opt.MeasureMoves}
+			Limits: opt.Host.Limits, Strict: opt.Host.Strict, MeasureMoves: opt.MeasureMoves, Fresh: opt.Fresh}
 		job.Match.Result, job.Match.Error = nil, ""
 		for _, b := range m.Players {
 			job.Bots = append(job.Bots, bots[b])
@@ -82,9 +90,14 @@ func runQueued(ctx context.Context, st *store.Store, id int64, opt Options) (Sum
 		if err != nil {
 			return sum, err
 		}
-		if err := q.PublishJob(ctx, key, job.ID(), data); err != nil {
-			return sum, fmt.Errorf("publishing match %s: %w", m.MatchID, err)
+		if out = append(out, queue.Outgoing{ID: job.ID(), Data: data}); len(out) == batch {
+			if err := flush(); err != nil {
+				return sum, err
+			}
 		}
+	}
+	if err := flush(); err != nil {
+		return sum, err
 	}
 	// Local workers pull from the same queue as remote ones.
 	wctx, stopWorkers := context.WithCancel(ctx)

@@ -244,6 +244,9 @@ func (w *worker) play(ctx context.Context, job Job, d *queue.Delivery, pl *pool)
 	if len(pl.bots) > poolBound {
 		pl.close()
 	}
+	if job.Fresh {
+		pl = &pool{fresh: true}
+	}
 	// Processes are pooled per queue key, seat and files: a ladder job's seat 0 is another
 	// bot from one job to the next.
 	key := func(b int) string { return job.Key + "/" + strconv.Itoa(b) + "/" + cfg.Entries[b].Hash }
