@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,6 +19,8 @@ import (
 func queueFlags(cmd *cobra.Command, optional bool) func(ctx context.Context, storePath string, out io.Writer) (*queue.Queue, func(), error) {
 	var (
 		url, listen string
+		ca          string
+		cert, key   string
 		embedded    = true
 		ackWait     time.Duration
 		maxDeliver  int
@@ -26,7 +30,10 @@ func queueFlags(cmd *cobra.Command, optional bool) func(ctx context.Context, sto
 		f.BoolVar(&embedded, "queue", true, "play matches as jobs on NATS JetStream, through a server embedded in this process (no port; files in <store>.nats/); --queue=false plays them directly")
 	}
 	f.StringVar(&url, "nats", "", "play matches as jobs on this NATS server or cluster (nats://host:4222) instead of an embedded one")
-	f.StringVar(&listen, "nats-listen", "", "run the embedded NATS server on this address (host:port, port 0 picks one) for workers on other machines; prints the URL with its token")
+	f.StringVar(&listen, "nats-listen", "", "run the embedded NATS server on this address (host:port, port 0 picks one) for workers on other machines, TLS only; prints the URL with its token and the certificate workers trust")
+	f.StringVar(&cert, "nats-tls-cert", "", "with --nats-listen: the server's certificate (PEM) instead of the self-signed one it makes in <store>.nats/")
+	f.StringVar(&key, "nats-tls-key", "", "with --nats-listen: the key (PEM) of --nats-tls-cert")
+	f.StringVar(&ca, "nats-ca", "", "with --nats: certificates (PEM) to trust for the server's TLS (default: the system's)")
 	rangeVar(f, &ackWait, "ack-wait", 30*time.Second, 100*time.Millisecond, time.Hour, "a job goes to another worker after this long without a heartbeat from its worker")
 	rangeVar(f, &maxDeliver, "max-deliver", 5, 1, 1000, "times a job is handed out before it is an infrastructure failure (charged to no bot)")
 	return func(ctx context.Context, storePath string, out io.Writer) (*queue.Queue, func(), error) {
@@ -45,7 +52,7 @@ func queueFlags(cmd *cobra.Command, optional bool) func(ctx context.Context, sto
 		var err error
 		var q *queue.Queue
 		if url != "" {
-			c, err := queue.Dial(url, "arena coordinator")
+			c, err := queue.Dial(queue.Client{URL: url, Name: "arena coordinator", CA: ca, Warn: func(s string) { fmt.Fprintln(out, s) }})
 			if err != nil {
 				return nil, nil, err
 			}
@@ -57,11 +64,26 @@ func queueFlags(cmd *cobra.Command, optional bool) func(ctx context.Context, sto
 			}
 			return q, closeAll, nil
 		}
-		if emb, err = queue.StartEmbedded(storePath+".nats", listen); err != nil {
+		if (cert != "" || key != "") && listen == "" {
+			return nil, nil, fmt.Errorf("%w: --nats-tls-cert and --nats-tls-key are for the server --nats-listen runs", ErrUsage)
+		}
+		var opts []queue.Option
+		if cert != "" || key != "" {
+			opts = append(opts, queue.WithTLS(cert, key))
+		}
+		if emb, err = queue.StartEmbedded(storePath+".nats", listen, opts...); err != nil {
 			return nil, nil, err
 		}
 		if u := emb.URL(); u != "" {
-			fmt.Fprintf(out, "NATS listening on %s; on each worker machine run: arena worker --nats %s\n", u, u)
+			trust := ""
+			if emb.CAFile() != "" {
+				abs, _ := filepath.Abs(emb.CAFile())
+				trust = " --nats-ca " + abs
+			}
+			fmt.Fprintf(out, "NATS listening on %s; on each worker machine run: arena worker --nats %s%s\n", u, u, trust)
+			if trust != "" {
+				fmt.Fprintf(out, "(copy %s to each worker machine: it is the server's self-signed certificate)\n", strings.TrimPrefix(trust, " --nats-ca "))
+			}
 		}
 		c, err := emb.Connect("arena coordinator")
 		if err != nil {

@@ -18,6 +18,7 @@ func init() { extraCommands = append(extraCommands, newWorker) }
 func newWorker() *cobra.Command {
 	var (
 		url    string
+		ca     string
 		jobs   int
 		strict bool
 	)
@@ -33,7 +34,8 @@ func newWorker() *cobra.Command {
 		Args:    cobra.NoArgs,
 	}
 	f := cmd.Flags()
-	f.StringVar(&url, "nats", "", "the coordinator's NATS server or cluster (nats://host:4222)")
+	f.StringVar(&url, "nats", "", "the coordinator's NATS server or cluster (the URL its start prints, tls://token@host:port, or nats://host:4222)")
+	f.StringVar(&ca, "nats-ca", "", "certificates (PEM) to trust for the server's TLS: the file the coordinator's start names (default: the system's)")
 	rangeVar(f, &jobs, "jobs", runtime.NumCPU(), 1, maxJobs(), "matches played at once")
 	// Sandbox limits come with each job (the coordinator's), so a match runs the same anywhere.
 	f.BoolVar(&strict, "strict", false, "refuse to build or start a bot when any sandbox layer is missing here, whatever the job says")
@@ -43,11 +45,6 @@ func newWorker() *cobra.Command {
 			return fmt.Errorf("%w: give the coordinator's server: --nats nats://host:4222", ErrUsage)
 		}
 		ctx := cmd.Context()
-		nc, err := queue.Dial(url, "arena worker")
-		if err != nil {
-			return err
-		}
-		defer nc.Close()
 		out := cmd.OutOrStdout()
 		var mu sync.Mutex
 		logf := func(s string) {
@@ -55,7 +52,12 @@ func newWorker() *cobra.Command {
 			defer mu.Unlock()
 			fmt.Fprintf(out, "%s %s\n", time.Now().UTC().Format("15:04:05.000"), s)
 		}
-		logf(fmt.Sprintf("worker %d: waiting for the queue on %s", os.Getpid(), url))
+		nc, err := queue.Dial(queue.Client{URL: url, Name: "arena worker", CA: ca, Warn: logf})
+		if err != nil {
+			return err
+		}
+		defer nc.Close()
+		logf(fmt.Sprintf("worker %d: waiting for the queue on %s", os.Getpid(), queue.Redact(url)))
 		q, err := queue.Join(ctx, nc)
 		if err != nil {
 			return err

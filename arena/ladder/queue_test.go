@@ -24,7 +24,7 @@ var root, arenaBin string
 
 var (
 	reDone = regexp.MustCompile(`job ladder-\S+ done: `)
-	reURL  = regexp.MustCompile(`NATS listening on (nats://\S+);`)
+	reURL  = regexp.MustCompile(`NATS listening on (tls://\S+);.* --nats-ca (\S+)`)
 )
 
 func TestMain(m *testing.M) {
@@ -108,17 +108,16 @@ func (p *proc) kill9(t *testing.T) {
 	<-p.done
 }
 
-// natsURL waits for the server's line naming the URL workers use.
-func (p *proc) natsURL(t *testing.T) string {
+// natsFlags waits for the server's line naming the URL workers use and the certificate they
+// trust, and returns them as arena worker's flags.
+func (p *proc) natsFlags(t *testing.T) []string {
 	t.Helper()
-	var url string
+	var m []string
 	within(t, time.Minute, "arena serve prints the NATS URL", func() bool {
-		if m := reURL.FindStringSubmatch(p.output()); m != nil {
-			url = m[1]
-		}
-		return url != ""
+		m = reURL.FindStringSubmatch(p.output())
+		return m != nil
 	})
-	return url
+	return []string{"--nats", m[1], "--nats-ca", m[2]}
 }
 
 func within(t *testing.T, d time.Duration, what string, ok func() bool) {
@@ -191,13 +190,13 @@ func TestLadderThroughWorkers(t *testing.T) {
 	}
 
 	srv := serve()
-	url := srv.natsURL(t)
+	nats := srv.natsFlags(t)
 	// Nobody plays yet: the smoke match waits on the queue.
 	time.Sleep(2 * time.Second)
 	if got := version(); got.Status != store.VersionValidating {
 		t.Fatalf("validated with no worker: %s %q", got.Status, got.Verdict)
 	}
-	w1 := startArena(t, "worker", "--nats", url, "--jobs", "1")
+	w1 := startArena(t, append([]string{"worker", "--jobs", "1"}, nats...)...)
 	within(t, 3*time.Minute, "the upload validated by the worker", func() bool { return version().Status != store.VersionValidating })
 	if got := version(); got.Status != store.VersionOK || !strings.Contains(got.Verdict, "passed") {
 		t.Fatalf("verdict: %s %q\nlog:\n%s", got.Status, got.Verdict, got.Log)
@@ -217,7 +216,7 @@ func TestLadderThroughWorkers(t *testing.T) {
 
 	// The restarted server publishes them again; a new worker plays them and more.
 	srv = serve()
-	w2 := startArena(t, "worker", "--nats", srv.natsURL(t), "--jobs", "1")
+	w2 := startArena(t, append([]string{"worker", "--jobs", "1"}, srv.natsFlags(t)...)...)
 	within(t, 2*time.Minute, "the interrupted matches recorded after the restart", func() bool {
 		for _, m := range left {
 			if got, err := st.LadderMatchByID(ctx, m.ID); err != nil || got.Status == store.LadderRunning {

@@ -2,9 +2,11 @@ package queue
 
 import (
 	"archive/tar"
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
+	"net"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -247,8 +249,9 @@ func TestExhaustedJob(t *testing.T) {
 	}
 }
 
-// TestListeningServerWantsItsToken: a server on an address lets in only clients with its
-// token (the URL it prints carries it), and keeps that token across a restart.
+// TestListeningServerWantsItsToken: a server on an address talks TLS only, with a certificate
+// of its own, and lets in only clients that trust that certificate and give its token (the URL
+// it prints carries it); a restart keeps both, so workers need nothing new.
 func TestListeningServerWantsItsToken(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
@@ -258,17 +261,46 @@ func TestListeningServerWantsItsToken(t *testing.T) {
 	}
 	withToken := emb.URL()
 	u, err := url.Parse(withToken)
-	if err != nil || len(u.User.Username()) < 32 {
-		t.Fatalf("URL %q carries no token", withToken)
+	if err != nil || len(u.User.Username()) < 32 || u.Scheme != "tls" {
+		t.Fatalf("URL %q: not TLS, or no token", withToken)
 	}
-	bare := "nats://" + u.Host
-	if nc, err := nats.Connect(bare); err == nil {
-		nc.Close()
-		t.Fatalf("%s let a client in without the token", bare)
+	ca := emb.CAFile()
+	if ca == "" {
+		t.Fatal("no certificate for workers to trust")
 	}
-	nc, err := nats.Connect(withToken)
+	cert, err := os.ReadFile(ca)
 	if err != nil {
-		t.Fatalf("with the token: %v", err)
+		t.Fatal(err)
+	}
+	// In clear, the server's first line says TLS is required (it speaks nothing else).
+	raw, err := net.DialTimeout("tcp", u.Host, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw.SetDeadline(time.Now().Add(5 * time.Second))
+	info, _ := bufio.NewReader(raw).ReadString('\n')
+	raw.Close()
+	if !strings.Contains(info, `"tls_required":true`) {
+		t.Fatalf("the server's greeting does not require TLS: %q", info)
+	}
+	refused := map[string][]nats.Option{
+		"over TLS without trusting it":   {nats.Secure()},
+		"trusting it, without the token": {nats.RootCAs(ca)},
+	}
+	for how, opts := range refused {
+		if nc, err := nats.Connect("nats://"+u.Host, opts...); err == nil {
+			nc.Close()
+			t.Fatalf("a client %s got in", how)
+		} else {
+			t.Logf("a client %s: %v", how, err)
+		}
+	}
+	nc, err := nats.Connect(withToken, nats.RootCAs(ca))
+	if err != nil {
+		t.Fatalf("with the certificate and the token: %v", err)
+	}
+	if !nc.TLSRequired() {
+		t.Fatal("the connection is not TLS")
 	}
 	nc.Close()
 	emb.Shutdown()
@@ -280,4 +312,43 @@ func TestListeningServerWantsItsToken(t *testing.T) {
 	if again.URL() != withToken {
 		t.Fatalf("after a restart the URL is %q, was %q", again.URL(), withToken)
 	}
+	if now, _ := os.ReadFile(again.CAFile()); string(now) != string(cert) {
+		t.Fatal("after a restart the certificate is another")
+	}
+	nc, err = Dial(Client{URL: withToken, Name: "test", CA: ca})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	if _, err := nc.RTT(); err != nil {
+		t.Fatalf("a worker's Dial after the restart: %v", err)
+	}
+}
+
+// TestListeningServerWithGivenCertificate: --nats-tls-cert/--nats-tls-key replace the
+// self-signed certificate (workers then trust it their own way); one without the other is
+// refused with the fix.
+func TestListeningServerWithGivenCertificate(t *testing.T) {
+	t.Parallel()
+	mine := t.TempDir()
+	cert, key := filepath.Join(mine, "c.pem"), filepath.Join(mine, "k.pem")
+	if err := selfSign(cert, key, "127.0.0.1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := StartEmbedded(t.TempDir(), "127.0.0.1:0", WithTLS(cert, "")); err == nil || !strings.Contains(err.Error(), "give both") {
+		t.Fatalf("a certificate without its key: %v", err)
+	}
+	emb, err := StartEmbedded(t.TempDir(), "127.0.0.1:0", WithTLS(cert, key))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Shutdown()
+	if emb.CAFile() != "" {
+		t.Fatalf("a given certificate, yet CAFile is %q", emb.CAFile())
+	}
+	nc, err := nats.Connect(emb.URL(), nats.RootCAs(cert))
+	if err != nil {
+		t.Fatalf("trusting the given certificate: %v", err)
+	}
+	nc.Close()
 }

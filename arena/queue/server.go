@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -23,12 +24,18 @@ const MaxPayload = 8 << 20
 type Embedded struct {
 	ns    *server.Server
 	token string
+	ca    string
 }
 
 // StartEmbedded starts a server keeping JetStream's files in dir. listen is "" for no
 // listening port (the coordinator's own process reaches it in-process), or host:port (port 0
-// picks a free one) for workers elsewhere.
-func StartEmbedded(dir, listen string) (*Embedded, error) {
+// picks a free one) for workers elsewhere: then clients need its token and talk TLS only,
+// with a self-signed certificate made once in dir (CAFile) unless WithTLS gives one.
+func StartEmbedded(dir, listen string, options ...Option) (*Embedded, error) {
+	var o embeddedOptions
+	for _, opt := range options {
+		opt(&o)
+	}
 	opts := &server.Options{
 		ServerName: "arena",
 		JetStream:  true,
@@ -38,7 +45,7 @@ func StartEmbedded(dir, listen string) (*Embedded, error) {
 		NoSigs:     true,
 		NoLog:      true,
 	}
-	var token string
+	var token, ca string
 	if listen != "" {
 		// A listening server holds every submission's files and takes results: only clients
 		// with its token (kept beside its files, so a restart keeps it) get in.
@@ -59,6 +66,11 @@ func StartEmbedded(dir, listen string) (*Embedded, error) {
 			p = server.RANDOM_PORT
 		}
 		opts.Host, opts.Port = host, p
+		// The token crosses the network: never in clear.
+		if opts.TLSConfig, ca, err = serverTLS(dir, host, o); err != nil {
+			return nil, err
+		}
+		opts.TLSTimeout = 5
 	}
 	ns, err := server.NewServer(opts)
 	if err != nil {
@@ -69,8 +81,12 @@ func StartEmbedded(dir, listen string) (*Embedded, error) {
 		ns.Shutdown()
 		return nil, fmt.Errorf("embedded NATS server (files in %s) did not start within 30s; is another arena using that folder or address (%s)?", dir, listen)
 	}
-	return &Embedded{ns: ns, token: token}, nil
+	return &Embedded{ns: ns, token: token, ca: ca}, nil
 }
+
+// CAFile is the certificate a worker trusts the listening server by (--nats-ca): the
+// self-signed one; "" when the server does not listen or WithTLS gave its certificate.
+func (e *Embedded) CAFile() string { return e.ca }
 
 // URL is where workers connect, token included ("" when the server does not listen).
 func (e *Embedded) URL() string {
@@ -82,7 +98,7 @@ func (e *Embedded) URL() string {
 	if addr.IP.IsUnspecified() {
 		host, _ = os.Hostname() // listening everywhere: name this machine
 	}
-	u := url.URL{Scheme: "nats", User: url.User(e.token), Host: net.JoinHostPort(host, strconv.Itoa(addr.Port))}
+	u := url.URL{Scheme: "tls", User: url.User(e.token), Host: net.JoinHostPort(host, strconv.Itoa(addr.Port))}
 	return u.String()
 }
 
@@ -117,13 +133,52 @@ func (e *Embedded) Shutdown() {
 	e.ns.WaitForShutdown()
 }
 
-// Dial connects to a NATS server or cluster at url (comma-separated for several), retrying
-// while it is down: a worker may start before its coordinator, and outlives its restarts.
-func Dial(url, name string) (*nats.Conn, error) {
-	nc, err := nats.Connect(url, nats.Name(name), nats.MaxReconnects(-1), nats.ReconnectWait(250*time.Millisecond),
-		nats.RetryOnFailedConnect(true), nats.Timeout(5*time.Second))
+// Client says how a coordinator or worker reaches a NATS server or cluster.
+type Client struct {
+	URL  string // comma-separated for several servers
+	Name string
+	// CA is a PEM file of the certificates to trust for TLS ("": the system's roots).
+	CA string
+	// Warn is told why connecting failed, once for each new reason (nil: silent).
+	Warn func(string)
+}
+
+// Dial connects, retrying while the server is down: a worker may start before its
+// coordinator, and outlives its restarts.
+func Dial(c Client) (*nats.Conn, error) {
+	opts := []nats.Option{nats.Name(c.Name), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
+		nats.RetryOnFailedConnect(true), nats.Timeout(5 * time.Second)}
+	if c.CA != "" {
+		if _, err := os.Stat(c.CA); err != nil {
+			return nil, fmt.Errorf("--nats-ca %s: %w: copy the coordinator's certificate (the file its start names) here", c.CA, err)
+		}
+		opts = append(opts, nats.RootCAs(c.CA))
+	}
+	if c.Warn != nil {
+		var mu sync.Mutex
+		last := ""
+		opts = append(opts, nats.ReconnectErrHandler(func(_ *nats.Conn, err error) {
+			mu.Lock()
+			defer mu.Unlock()
+			if err != nil && err.Error() != last {
+				last = err.Error()
+				c.Warn(fmt.Sprintf("cannot reach NATS at %s yet (retrying): %v", Redact(c.URL), err))
+			}
+		}))
+	}
+	nc, err := nats.Connect(c.URL, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("--nats %s: %w (a URL looks like nats://host:4222)", url, err)
+		return nil, fmt.Errorf("--nats %s: %w (a URL looks like nats://host:4222, or tls://token@host:4222 for an arena's own server)", Redact(c.URL), err)
 	}
 	return nc, nil
+}
+
+// Redact hides a URL's token or password, for logs and messages.
+func Redact(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.User == nil {
+		return s
+	}
+	u.User = url.User("xxxxx")
+	return u.String()
 }

@@ -123,7 +123,7 @@ func (p *proc) waitFor(re *regexp.Regexp, n, from int, within time.Duration) []s
 }
 
 var (
-	reURL     = regexp.MustCompile(`NATS listening on (nats://\S+);`)
+	reURL     = regexp.MustCompile(`NATS listening on (tls://\S+);.* --nats-ca (\S+)`)
 	reStarted = regexp.MustCompile(`job (\S+) started`)
 	reDone    = regexp.MustCompile(`^\[done (\d+)/(\d+)`)
 )
@@ -153,10 +153,11 @@ func TestWorkersKilledStoppedCoordinatorRestarted(t *testing.T) {
 	db := filepath.Join(dir, "q.db")
 	queueFlags := []string{"--jobs", "0", "--ack-wait", "1s", "--max-deliver", "50"}
 	coord := startArena(t, "coordinator", append(append(append([]string{"tournament", "dynamite", "--store", db, "--name", "t", "--nats-listen", "127.0.0.1:0"}, queueFlags...), common...), bots...)...)
-	url := coord.waitFor(reURL, 1, 0, 30*time.Second)[1]
+	m := coord.waitFor(reURL, 1, 0, 30*time.Second)
+	url, ca := m[1], m[2]
 	var workers []*proc
 	for i := range 3 {
-		workers = append(workers, startArena(t, fmt.Sprintf("worker %d", i+1), "worker", "--nats", url, "--jobs", "1"))
+		workers = append(workers, startArena(t, fmt.Sprintf("worker %d", i+1), "worker", "--nats", url, "--nats-ca", ca, "--jobs", "1"))
 	}
 
 	// Worker 1: killed in the middle of its second match (its first one includes its builds).

@@ -1,0 +1,150 @@
+package queue
+
+import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/tls"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/pem"
+	"errors"
+	"fmt"
+	"math/big"
+	"net"
+	"os"
+	"path/filepath"
+	"slices"
+	"time"
+)
+
+// Option tunes an embedded server.
+type Option func(*embeddedOptions)
+
+type embeddedOptions struct {
+	certFile, keyFile string
+}
+
+// WithTLS makes a listening server present this certificate and key (PEM files), say from
+// the organisation's CA, instead of the self-signed one it makes for itself.
+func WithTLS(certFile, keyFile string) Option {
+	return func(o *embeddedOptions) { o.certFile, o.keyFile = certFile, keyFile }
+}
+
+// Names of the self-signed certificate's files in the server's folder.
+const (
+	selfCert = "tls-cert.pem"
+	selfKey  = "tls-key.pem"
+)
+
+// serverTLS is a listening server's TLS configuration, and the certificate workers must trust
+// when it is self-signed ("" when it came from WithTLS: trusting it is the organiser's
+// business).
+func serverTLS(dir, host string, o embeddedOptions) (*tls.Config, string, error) {
+	if (o.certFile == "") != (o.keyFile == "") {
+		return nil, "", errors.New("--nats-tls-cert and --nats-tls-key go together: give both, or neither for a self-signed certificate")
+	}
+	certFile, keyFile, ca := o.certFile, o.keyFile, ""
+	if certFile == "" {
+		certFile, keyFile = filepath.Join(dir, selfCert), filepath.Join(dir, selfKey)
+		if !covers(certFile, host) {
+			if err := selfSign(certFile, keyFile, host); err != nil {
+				return nil, "", fmt.Errorf("making the NATS server's certificate in %s: %w", dir, err)
+			}
+		}
+		ca = certFile
+	}
+	pair, err := tls.LoadX509KeyPair(certFile, keyFile)
+	if err != nil {
+		return nil, "", fmt.Errorf("NATS server certificate %s with key %s: %w", certFile, keyFile, err)
+	}
+	return &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}, ca, nil
+}
+
+// names are what a worker may dial this machine by: its host name, localhost, its addresses,
+// and the listen address when it names one.
+func names(host string) (dns []string, ips []net.IP) {
+	dns = []string{"localhost"}
+	if h, err := os.Hostname(); err == nil {
+		dns = append(dns, h)
+	}
+	if addrs, err := net.InterfaceAddrs(); err == nil {
+		for _, a := range addrs {
+			if n, ok := a.(*net.IPNet); ok {
+				ips = append(ips, n.IP)
+			}
+		}
+	}
+	ips = append(ips, net.IPv4(127, 0, 0, 1), net.IPv6loopback)
+	if ip := net.ParseIP(host); ip != nil {
+		if !ip.IsUnspecified() {
+			ips = append(ips, ip)
+		}
+	} else if host != "" {
+		dns = append(dns, host)
+	}
+	return dns, ips
+}
+
+// covers reports whether the certificate at file is one this server made that still names
+// host and is not about to expire.
+func covers(file, host string) bool {
+	b, err := os.ReadFile(file)
+	if err != nil {
+		return false
+	}
+	blk, _ := pem.Decode(b)
+	if blk == nil {
+		return false
+	}
+	c, err := x509.ParseCertificate(blk.Bytes)
+	if err != nil || time.Until(c.NotAfter) < 30*24*time.Hour {
+		return false
+	}
+	if ip := net.ParseIP(host); ip != nil && !ip.IsUnspecified() {
+		return slices.ContainsFunc(c.IPAddresses, ip.Equal)
+	}
+	return host == "" || net.ParseIP(host) != nil || c.VerifyHostname(host) == nil
+}
+
+// selfSign writes a new self-signed certificate (ECDSA P-256, ten years) for this machine's
+// names, and its key readable by root only.
+func selfSign(certFile, keyFile, host string) error {
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	if err != nil {
+		return err
+	}
+	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 120))
+	if err != nil {
+		return err
+	}
+	dns, ips := names(host)
+	tmpl := &x509.Certificate{
+		SerialNumber: serial,
+		Subject:      pkix.Name{CommonName: "arena NATS server", Organization: []string{"arena"}},
+		NotBefore:    time.Now().Add(-time.Hour),
+		NotAfter:     time.Now().AddDate(10, 0, 0),
+		// Its own root: a worker given this file with --nats-ca trusts exactly this server.
+		IsCA:                  true,
+		BasicConstraintsValid: true,
+		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
+		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		DNSNames:              dns,
+		IPAddresses:           ips,
+	}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	if err != nil {
+		return err
+	}
+	kb, err := x509.MarshalPKCS8PrivateKey(key)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(certFile), 0o700); err != nil {
+		return err
+	}
+	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kb}), 0o600); err != nil {
+		return err
+	}
+	return os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644)
+}
