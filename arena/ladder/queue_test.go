@@ -1,20 +1,17 @@
 package ladder_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
-	"syscall"
 	"testing"
 	"time"
 
+	"github.com/botarena/arena/arena/internal/testenv"
 	"github.com/botarena/arena/arena/rating"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/sandbox"
@@ -29,22 +26,18 @@ var (
 
 func TestMain(m *testing.M) {
 	sandbox.Init()
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "go env GOMOD:", err)
+	var err error
+	if root, err = testenv.ModuleRoot(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	root = filepath.Dir(strings.TrimSpace(string(out)))
 	dir, err := os.MkdirTemp("", "arena-ladder-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	arenaBin = filepath.Join(dir, "arena")
-	build := exec.Command("go", "build", "-o", arenaBin, "./arena/cmd/arena")
-	build.Dir = root
-	if b, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building arena: %v\n%s", err, b)
+	if arenaBin, err = testenv.BuildArena(root, dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	code := m.Run()
@@ -52,71 +45,19 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// proc is an arena process (a server or a worker); its output is kept for the test.
-type proc struct {
-	cmd  *exec.Cmd
-	mu   sync.Mutex
-	out  strings.Builder
-	more chan struct{}
-	done chan struct{}
-}
-
-func startArena(t *testing.T, args ...string) *proc {
+// startArena runs an arena command in the checkout (the uploaded Go bot builds against it).
+func startArena(t *testing.T, args ...string) *testenv.Proc {
 	t.Helper()
-	p := &proc{cmd: exec.Command(arenaBin, args...), more: make(chan struct{}, 1), done: make(chan struct{})}
-	p.cmd.Dir = root // the uploaded Go bot builds against this checkout
-	pr, pw := io.Pipe()
-	p.cmd.Stdout, p.cmd.Stderr = pw, pw
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() { _ = p.cmd.Wait(); pw.Close() }()
-	go func() {
-		defer close(p.done)
-		sc := bufio.NewScanner(pr)
-		for sc.Scan() {
-			p.mu.Lock()
-			p.out.WriteString(sc.Text() + "\n")
-			p.mu.Unlock()
-			select {
-			case p.more <- struct{}{}:
-			default:
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		_ = p.cmd.Process.Kill()
-		<-p.done
-		if t.Failed() {
-			t.Logf("%s (pid %d) output:\n%s", strings.Join(args[:1], " "), p.cmd.Process.Pid, p.output())
-		}
-	})
-	return p
-}
-
-func (p *proc) output() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return p.out.String()
-}
-
-func (p *proc) kill9(t *testing.T) {
-	t.Helper()
-	if err := p.cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	<-p.done
+	cmd := exec.Command(arenaBin, args...)
+	cmd.Dir = root
+	return testenv.Start(t, args[0], cmd)
 }
 
 // natsFlags waits for the server's line naming the URL workers use and the certificate they
 // trust, and returns them as arena worker's flags.
-func (p *proc) natsFlags(t *testing.T) []string {
+func natsFlags(t *testing.T, p *testenv.Proc) []string {
 	t.Helper()
-	var m []string
-	within(t, time.Minute, "arena serve prints the NATS URL", func() bool {
-		m = reURL.FindStringSubmatch(p.output())
-		return m != nil
-	})
+	m := p.WaitFor(reURL, 1, 0, time.Minute)
 	return []string{"--nats", m[1], "--nats-ca", m[2]}
 }
 
@@ -184,13 +125,13 @@ func TestLadderThroughWorkers(t *testing.T) {
 		}
 		return ms
 	}
-	serve := func() *proc {
+	serve := func() *testenv.Proc {
 		return startArena(t, "serve", "--addr", "127.0.0.1:0", "--store", db, "--nats-listen", "127.0.0.1:0",
 			"--local-jobs", "0", "--jobs", "2", "--ack-wait", "2s")
 	}
 
 	srv := serve()
-	nats := srv.natsFlags(t)
+	nats := natsFlags(t, srv)
 	// Nobody plays yet: the smoke match waits on the queue.
 	time.Sleep(2 * time.Second)
 	if got := version(); got.Status != store.VersionValidating {
@@ -205,8 +146,8 @@ func TestLadderThroughWorkers(t *testing.T) {
 
 	// Mid-match, the server and the worker are killed.
 	within(t, time.Minute, "a ladder match running", func() bool { return len(matches(store.LadderRunning)) > 0 })
-	srv.kill9(t)
-	w1.kill9(t)
+	srv.Kill9()
+	w1.Kill9()
 	left := matches(store.LadderRunning)
 	done := len(matches(store.LadderDone))
 	if len(left) == 0 {
@@ -216,7 +157,7 @@ func TestLadderThroughWorkers(t *testing.T) {
 
 	// The restarted server publishes them again; a new worker plays them and more.
 	srv = serve()
-	w2 := startArena(t, append([]string{"worker", "--jobs", "1"}, srv.natsFlags(t)...)...)
+	w2 := startArena(t, append([]string{"worker", "--jobs", "1"}, natsFlags(t, srv)...)...)
 	within(t, 2*time.Minute, "the interrupted matches recorded after the restart", func() bool {
 		for _, m := range left {
 			if got, err := st.LadderMatchByID(ctx, m.ID); err != nil || got.Status == store.LadderRunning {
@@ -225,8 +166,8 @@ func TestLadderThroughWorkers(t *testing.T) {
 		}
 		return len(matches(store.LadderDone)) >= done+len(left)+2
 	})
-	srv.kill9(t)
-	w2.kill9(t)
+	srv.Kill9()
+	w2.Kill9()
 
 	for _, m := range left {
 		if got, _ := st.LadderMatchByID(ctx, m.ID); got.Status != store.LadderDone {
@@ -257,7 +198,7 @@ func TestLadderThroughWorkers(t *testing.T) {
 	if counted != seats {
 		t.Fatalf("%d ladder matches with %d seats, but the versions count %d results: a match recorded twice or not at all", len(all), seats, counted)
 	}
-	played := len(reDone.FindAllString(w1.output()+w2.output(), -1))
+	played := len(reDone.FindAllString(w1.Output()+w2.Output(), -1))
 	if played < len(all) {
 		t.Fatalf("%d ladder matches recorded, the workers report %d jobs done", len(all), played)
 	}

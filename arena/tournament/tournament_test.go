@@ -34,22 +34,18 @@ var (
 
 func TestMain(m *testing.M) {
 	sandbox.Init()
-	out, err := exec.Command("go", "env", "GOMOD").Output()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "go env GOMOD:", err)
+	var err error
+	if root, err = testenv.ModuleRoot(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	root = filepath.Dir(strings.TrimSpace(string(out)))
 	dir, err := os.MkdirTemp("", "arena-tournament-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	arenaBin = filepath.Join(dir, "arena")
-	build := exec.Command("go", "build", "-o", arenaBin, "./arena/cmd/arena")
-	build.Dir = root
-	if b, err := build.CombinedOutput(); err != nil {
-		fmt.Fprintf(os.Stderr, "building arena: %v\n%s", err, b)
+	if arenaBin, err = testenv.BuildArena(root, dir); err != nil {
+		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 	if err := testenv.CheckPython("arena_sdk"); err != nil {

@@ -1,125 +1,28 @@
 package tournament_test
 
 import (
-	"bufio"
 	"context"
 	"fmt"
-	"io"
 	neturl "net/url"
 	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/botarena/arena/arena/internal/testenv"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
 )
 
-// proc is an arena process whose output lines are kept for the test to wait on.
-type proc struct {
-	t     *testing.T
-	name  string
-	cmd   *exec.Cmd
-	mu    sync.Mutex
-	lines []string
-	more  chan struct{}
-	done  chan struct{}
-	err   error
-}
-
-func startArena(t *testing.T, name string, args ...string) *proc {
+// startArena runs an arena command in the checkout (Go bots build against it).
+func startArena(t *testing.T, name string, args ...string) *testenv.Proc {
 	t.Helper()
-	p := &proc{t: t, name: name, cmd: exec.Command(arenaBin, args...), more: make(chan struct{}, 1), done: make(chan struct{})}
-	p.cmd.Dir = root // Go bots build against this checkout
-	p.start()
-	return p
-}
-
-// start runs the process, keeps its output lines and ends it with the test.
-func (p *proc) start() {
-	t := p.t
-	pr, pw := io.Pipe()
-	p.cmd.Stdout, p.cmd.Stderr = pw, pw
-	if err := p.cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	go func() {
-		p.err = p.cmd.Wait()
-		pw.Close()
-	}()
-	go func() {
-		defer close(p.done)
-		sc := bufio.NewScanner(pr)
-		sc.Buffer(make([]byte, 1<<20), 1<<20)
-		for sc.Scan() {
-			p.mu.Lock()
-			p.lines = append(p.lines, sc.Text())
-			p.mu.Unlock()
-			select {
-			case p.more <- struct{}{}:
-			default:
-			}
-		}
-	}()
-	t.Cleanup(func() {
-		_ = p.cmd.Process.Signal(syscall.SIGCONT)
-		_ = p.cmd.Process.Kill()
-		<-p.done
-		if t.Failed() {
-			t.Logf("%s output:\n%s", p.name, p.output())
-		}
-	})
-}
-
-func (p *proc) output() string {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return strings.Join(p.lines, "\n")
-}
-
-// count is the number of lines matching re from line from on.
-func (p *proc) count(re *regexp.Regexp, from int) (n int, matches []string) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	for _, l := range p.lines[min(from, len(p.lines)):] {
-		if m := re.FindStringSubmatch(l); m != nil {
-			n++
-			matches = m
-		}
-	}
-	return n, matches
-}
-
-func (p *proc) len() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.lines)
-}
-
-// waitFor waits until n lines from line from on match re; it returns the last one's groups.
-func (p *proc) waitFor(re *regexp.Regexp, n, from int, within time.Duration) []string {
-	p.t.Helper()
-	deadline := time.After(within)
-	for {
-		if c, m := p.count(re, from); c >= n {
-			return m
-		}
-		select {
-		case <-p.more:
-		case <-p.done:
-			if c, m := p.count(re, from); c >= n {
-				return m
-			}
-			p.t.Fatalf("%s ended (%v) before %d lines matched %s:\n%s", p.name, p.err, n, re, p.output())
-		case <-deadline:
-			p.t.Fatalf("%s: no %d lines matching %s within %v:\n%s", p.name, n, re, within, p.output())
-		case <-time.After(20 * time.Millisecond):
-		}
-	}
+	cmd := exec.Command(arenaBin, args...)
+	cmd.Dir = root
+	return testenv.Start(t, name, cmd)
 }
 
 var (
@@ -142,39 +45,39 @@ func TestWorkersKilledStoppedCoordinatorRestarted(t *testing.T) {
 	// the workers' time below is the matches'.
 	ref := startArena(t, "in-process run", append(append([]string{"tournament", "dynamite", "--store", filepath.Join(dir, "ref.db"), "--name", "t", "--jobs", "1"}, common...), bots...)...)
 	select {
-	case <-ref.done:
+	case <-ref.Done:
 	case <-time.After(10 * time.Minute):
 		t.Fatal("the in-process run did not finish within 10 minutes")
 	}
-	if ref.err != nil {
-		t.Fatalf("in-process run: %v", ref.err)
+	if ref.Err != nil {
+		t.Fatalf("in-process run: %v", ref.Err)
 	}
 
 	db := filepath.Join(dir, "q.db")
 	queueFlags := []string{"--jobs", "0", "--ack-wait", "1s", "--max-deliver", "50"}
 	coord := startArena(t, "coordinator", append(append(append([]string{"tournament", "dynamite", "--store", db, "--name", "t", "--nats-listen", "127.0.0.1:0"}, queueFlags...), common...), bots...)...)
-	m := coord.waitFor(reURL, 1, 0, 30*time.Second)
+	m := coord.WaitFor(reURL, 1, 0, 30*time.Second)
 	url, ca := m[1], m[2]
-	var workers []*proc
+	var workers []*testenv.Proc
 	for i := range 3 {
 		workers = append(workers, startArena(t, fmt.Sprintf("worker %d", i+1), "worker", "--nats", url, "--nats-ca", ca, "--jobs", "1"))
 	}
 
 	// Worker 1: killed in the middle of its second match (its first one includes its builds).
-	workers[0].waitFor(reStarted, 2, 0, 90*time.Second)
+	workers[0].WaitFor(reStarted, 2, 0, 90*time.Second)
 	time.Sleep(50 * time.Millisecond)
-	if err := workers[0].cmd.Process.Kill(); err != nil {
+	if err := workers[0].Cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	// The coordinator: killed once a few matches are recorded, restarted on the same port.
-	coord.waitFor(reDone, 3, 0, 90*time.Second)
-	if err := coord.cmd.Process.Kill(); err != nil {
+	coord.WaitFor(reDone, 3, 0, 90*time.Second)
+	if err := coord.Cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	<-coord.done
-	_, last := coord.count(reDone, 0)
+	<-coord.Done
+	_, last := coord.Count(reDone, 0)
 	if last[1] == last[2] {
-		t.Fatalf("the coordinator was not killed mid-tournament (%v):\n%s", last, coord.output())
+		t.Fatalf("the coordinator was not killed mid-tournament (%v):\n%s", last, coord.Output())
 	}
 	u, err := neturl.Parse(url)
 	if err != nil || u.User.Username() == "" {
@@ -184,20 +87,20 @@ func TestWorkersKilledStoppedCoordinatorRestarted(t *testing.T) {
 	again := startArena(t, "restarted coordinator", append(append([]string{"tournament", "--resume", "t", "--store", db, "--nats-listen", addr}, queueFlags...), "--plain")...)
 	// Worker 2: stopped mid-match for three ack waits; its job goes to another worker and
 	// its own result, once it runs again, is dropped.
-	from := workers[1].len()
-	stopped := workers[1].waitFor(reStarted, 1, from, 60*time.Second)[1]
+	from := workers[1].Len()
+	stopped := workers[1].WaitFor(reStarted, 1, from, 60*time.Second)[1]
 	time.Sleep(50 * time.Millisecond)
-	workers[1].cmd.Process.Signal(syscall.SIGSTOP)
+	workers[1].Cmd.Process.Signal(syscall.SIGSTOP)
 	time.Sleep(3 * time.Second)
-	workers[1].cmd.Process.Signal(syscall.SIGCONT)
-	workers[1].waitFor(regexp.MustCompile(`job `+regexp.QuoteMeta(stopped)+`( lost .*result dropped|: a result was already in)`), 1, from, 60*time.Second)
+	workers[1].Cmd.Process.Signal(syscall.SIGCONT)
+	workers[1].WaitFor(regexp.MustCompile(`job `+regexp.QuoteMeta(stopped)+`( lost .*result dropped|: a result was already in)`), 1, from, 60*time.Second)
 	select {
-	case <-again.done:
+	case <-again.Done:
 	case <-time.After(120 * time.Second):
-		t.Fatalf("the restarted coordinator did not finish:\n%s", again.output())
+		t.Fatalf("the restarted coordinator did not finish:\n%s", again.Output())
 	}
-	if again.err != nil {
-		t.Fatalf("restarted coordinator: %v\n%s", again.err, again.output())
+	if again.Err != nil {
+		t.Fatalf("restarted coordinator: %v\n%s", again.Err, again.Output())
 	}
 
 	ctx := context.Background()
@@ -223,17 +126,17 @@ func TestWorkersKilledStoppedCoordinatorRestarted(t *testing.T) {
 	}
 	var played int
 	for _, w := range workers {
-		n, _ := w.count(regexp.MustCompile(`job \S+ done`), 0)
+		n, _ := w.Count(regexp.MustCompile(`job \S+ done`), 0)
 		played += n
 	}
 	for _, p := range append(workers, coord, again) {
 		var keep []string
-		for _, l := range strings.Split(p.output(), "\n") {
+		for _, l := range strings.Split(p.Output(), "\n") {
 			if strings.Contains(l, "delivery 2") || strings.Contains(l, "lost") || strings.Contains(l, "discarded") || strings.Contains(l, "already in") || strings.Contains(l, "NATS") {
 				keep = append(keep, l)
 			}
 		}
-		t.Logf("%s: %d lines; of note:\n%s", p.name, p.len(), strings.Join(keep, "\n"))
+		t.Logf("%s: %d lines; of note:\n%s", p.Name, p.Len(), strings.Join(keep, "\n"))
 	}
 	if played < 18 {
 		t.Errorf("workers report %d matches played, want at least 18", played)
@@ -266,9 +169,8 @@ func TestSeparateNatsServer(t *testing.T) {
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("building nats-server: %v\n%s", err, out)
 	}
-	ns := &proc{t: t, name: "nats-server", cmd: exec.Command(bin, "-js", "-sd", filepath.Join(dir, "js"), "-a", "127.0.0.1", "-p", "-1"), more: make(chan struct{}, 1), done: make(chan struct{})}
-	ns.start()
-	port := ns.waitFor(regexp.MustCompile(`Listening for client connections on 127\.0\.0\.1:(\d+)`), 1, 0, 30*time.Second)[1]
+	ns := testenv.Start(t, "nats-server", exec.Command(bin, "-js", "-sd", filepath.Join(dir, "js"), "-a", "127.0.0.1", "-p", "-1"))
+	port := ns.WaitFor(regexp.MustCompile(`Listening for client connections on 127\.0\.0\.1:(\d+)`), 1, 0, 30*time.Second)[1]
 	url := "nats://127.0.0.1:" + port
 
 	bots := []string{filepath.Join(root, "bots/dynamite/cmd/paper"), filepath.Join(root, "bots/dynamite/cmd/scissors"), pythonBot} // deterministic bots
@@ -276,14 +178,14 @@ func TestSeparateNatsServer(t *testing.T) {
 	ref := startArena(t, "in-process run", append(append([]string{"tournament", "dynamite", "--store", filepath.Join(dir, "ref.db"), "--name", "t", "--queue=false"}, common...), bots...)...)
 	coord := startArena(t, "coordinator", append(append([]string{"tournament", "dynamite", "--store", filepath.Join(dir, "q.db"), "--name", "t", "--nats", url, "--jobs", "0"}, common...), bots...)...)
 	startArena(t, "worker", "worker", "--nats", url, "--jobs", "2")
-	for _, p := range []*proc{ref, coord} {
+	for _, p := range []*testenv.Proc{ref, coord} {
 		select {
-		case <-p.done:
+		case <-p.Done:
 		case <-time.After(5 * time.Minute):
-			t.Fatalf("%s did not finish within 5 minutes", p.name)
+			t.Fatalf("%s did not finish within 5 minutes", p.Name)
 		}
-		if p.err != nil {
-			t.Fatalf("%s: %v", p.name, p.err)
+		if p.Err != nil {
+			t.Fatalf("%s: %v", p.Name, p.Err)
 		}
 	}
 	sameStandings(t, standingsOf(t, filepath.Join(dir, "ref.db")), standingsOf(t, filepath.Join(dir, "q.db")))
