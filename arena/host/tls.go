@@ -1,15 +1,11 @@
 package host
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"math/big"
 	"time"
+
+	"github.com/botarena/arena/arena/selfsigned"
 )
 
 // clientTLS makes a fresh self-signed client certificate for one bot, the way go-plugin's
@@ -19,36 +15,12 @@ import (
 // protocol is AutoMTLS's: the PEM goes to the bot in PLUGIN_CLIENT_CERT, the bot's own
 // certificate comes back in the handshake line and go-plugin pins it as the only root.
 func clientTLS() (*tls.Config, string, error) {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	certPEM, keyPEM, err := selfsigned.New(selfsigned.Spec{CommonName: "localhost", DNSNames: []string{"localhost"}, Valid: 24 * 365 * time.Hour,
+		Usages: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth, x509.ExtKeyUsageServerAuth}})
 	if err != nil {
 		return nil, "", err
 	}
-	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 128))
-	if err != nil {
-		return nil, "", err
-	}
-	now := time.Now()
-	tmpl := &x509.Certificate{
-		SerialNumber:          serial,
-		Subject:               pkix.Name{CommonName: "localhost", Organization: []string{"arena"}},
-		DNSNames:              []string{"localhost"},
-		NotBefore:             now.Add(-time.Minute),
-		NotAfter:              now.Add(24 * 365 * time.Hour),
-		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageKeyEncipherment | x509.KeyUsageCertSign,
-		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth, x509.ExtKeyUsageServerAuth},
-		BasicConstraintsValid: true,
-		IsCA:                  true,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		return nil, "", err
-	}
-	certPEM := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
-	keyDER, err := x509.MarshalECPrivateKey(key)
-	if err != nil {
-		return nil, "", err
-	}
-	pair, err := tls.X509KeyPair(certPEM, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: keyDER}))
+	pair, err := tls.X509KeyPair(certPEM, keyPEM)
 	if err != nil {
 		return nil, "", err
 	}

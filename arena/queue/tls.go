@@ -1,21 +1,18 @@
 package queue
 
 import (
-	"crypto/ecdsa"
-	"crypto/elliptic"
-	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
-	"crypto/x509/pkix"
 	"encoding/pem"
 	"errors"
 	"fmt"
-	"math/big"
 	"net"
 	"os"
 	"path/filepath"
 	"slices"
 	"time"
+
+	"github.com/botarena/arena/arena/selfsigned"
 )
 
 // Option tunes an embedded server.
@@ -107,44 +104,20 @@ func covers(file, host string) bool {
 	return host == "" || net.ParseIP(host) != nil || c.VerifyHostname(host) == nil
 }
 
-// selfSign writes a new self-signed certificate (ECDSA P-256, ten years) for this machine's
-// names, and its key readable by root only.
+// selfSign writes a new self-signed certificate (ten years) for this machine's names, and its
+// key readable by root only.
 func selfSign(certFile, keyFile, host string) error {
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return err
-	}
-	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 120))
-	if err != nil {
-		return err
-	}
 	dns, ips := names(host)
-	tmpl := &x509.Certificate{
-		SerialNumber: serial,
-		Subject:      pkix.Name{CommonName: "arena NATS server", Organization: []string{"arena"}},
-		NotBefore:    time.Now().Add(-time.Hour),
-		NotAfter:     time.Now().AddDate(10, 0, 0),
-		// Its own root: a worker given this file with --nats-ca trusts exactly this server.
-		IsCA:                  true,
-		BasicConstraintsValid: true,
-		KeyUsage:              x509.KeyUsageDigitalSignature | x509.KeyUsageCertSign,
-		ExtKeyUsage:           []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		DNSNames:              dns,
-		IPAddresses:           ips,
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
-	if err != nil {
-		return err
-	}
-	kb, err := x509.MarshalPKCS8PrivateKey(key)
+	certPEM, keyPEM, err := selfsigned.New(selfsigned.Spec{CommonName: "arena NATS server", DNSNames: dns, IPs: ips,
+		Valid: 10 * 365 * 24 * time.Hour, Usages: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}})
 	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(certFile), 0o700); err != nil {
 		return err
 	}
-	if err := os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "PRIVATE KEY", Bytes: kb}), 0o600); err != nil {
+	if err := os.WriteFile(keyFile, keyPEM, 0o600); err != nil {
 		return err
 	}
-	return os.WriteFile(certFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o644)
+	return os.WriteFile(certFile, certPEM, 0o644)
 }
