@@ -772,8 +772,12 @@ func (l *Ladder) judge(j tournament.Job, a arrival) (*played, error) {
 		out.infra = fmt.Sprintf("infrastructure failure, charged to no bot: an invalid result from %s: %v", r.Worker, err)
 		return out, nil
 	}
-	if err := json.Unmarshal(r.Finish.Result, &out.match); err != nil || len(out.match.Outcome.Players) != len(j.Bots) {
+	if err := json.Unmarshal(r.Finish.Result, &out.match); err != nil {
 		out.infra = fmt.Sprintf("infrastructure failure, charged to no bot: the result from %s is not a record of this match (%v)", r.Worker, err)
+		return out, nil
+	}
+	if n := len(out.match.Outcome.Players); n != len(j.Bots) {
+		out.infra = fmt.Sprintf("infrastructure failure, charged to no bot: the result from %s is not a record of this match (%d players, the match seats %d)", r.Worker, n, len(j.Bots))
 		return out, nil
 	}
 	for _, s := range out.match.Seats {

@@ -1,7 +1,10 @@
 package ladder_test
 
 import (
+	"bytes"
+	"compress/gzip"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,9 +14,15 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/internal/testenv"
+	"github.com/botarena/arena/arena/ladder"
+	"github.com/botarena/arena/arena/match"
+	"github.com/botarena/arena/arena/queue"
+	"github.com/botarena/arena/arena/queue/queuetest"
 	"github.com/botarena/arena/arena/rating"
 	"github.com/botarena/arena/arena/store"
+	"github.com/botarena/arena/arena/tournament"
 	"github.com/botarena/arena/sandbox"
 )
 
@@ -203,4 +212,99 @@ func TestLadderThroughWorkers(t *testing.T) {
 		t.Fatalf("%d ladder matches recorded, the workers report %d jobs done", len(all), played)
 	}
 	t.Logf("%d ladder matches, each recorded once; the workers report %d jobs done", len(all), played)
+}
+
+// forge takes the next job off the queue as a hostile worker would and answers it with a
+// result made by change from an honest-looking record.
+func forge(t *testing.T, q *queue.Queue, change func(*tournament.Result, *match.Result)) tournament.Job {
+	t.Helper()
+	ctx := context.Background()
+	d, err := q.Next(ctx, 30*time.Second)
+	if err != nil || d == nil {
+		t.Fatalf("no job on the queue: %v", err)
+	}
+	var j tournament.Job
+	if err := json.Unmarshal(d.Data(), &j); err != nil {
+		t.Fatal(err)
+	}
+	mr := match.Result{Seats: []game.Seat{{Player: 0}, {Player: 1}}, Outcome: game.Outcome{Summary: "forged",
+		Players: []game.PlayerOutcome{{Result: game.ResultWin, Rank: 1}, {Result: game.ResultLoss, Rank: 2}}}}
+	r := tournament.Result{Key: j.Key, Idx: j.Match.Idx, Attempt: j.Attempt, Worker: "forger", Replay: json.RawMessage(`{}`)}
+	change(&r, &mr)
+	if r.Finish.Result == nil {
+		r.Finish.Result, _ = json.Marshal(mr)
+	}
+	var b bytes.Buffer
+	zw := gzip.NewWriter(&b)
+	json.NewEncoder(zw).Encode(r)
+	zw.Close()
+	if _, err := q.PublishResult(ctx, j.Key, j.ID(), b.Bytes()); err != nil {
+		t.Fatal(err)
+	}
+	if err := d.Done(ctx); err != nil {
+		t.Fatal(err)
+	}
+	return j
+}
+
+// TestForgedLadderResults: a worker is a way in. Results that are not a record of their match
+// (a third player, a fault charged to a bot who is not in it, a stale attempt) are an
+// infrastructure failure of that match: no rating moves, no bot is charged.
+func TestForgedLadderResults(t *testing.T) {
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(t.TempDir(), "arena.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	q := queuetest.Start(t, queue.Config{AckWait: 5 * time.Second})
+	house, _ := st.CreateUser(ctx, "house", "!", store.RoleAuthor)
+	ada, _ := st.CreateUser(ctx, "ada", "!", store.RoleAuthor)
+	lad := &ladder.Ladder{Store: st, Queue: q, Jobs: 1, Games: []string{"dynamite"}, Pause: 20 * time.Millisecond}
+	if err := lad.SeedHouse(ctx, house.ID); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := st.EnsureBot(ctx, ada.ID, "dynamite", "paper", "")
+	v, _ := st.AddVersion(ctx, b.ID, rating.DefaultMu, rating.DefaultSigma)
+	if err := st.SetVersionDir(ctx, v.ID, filepath.Join(root, "bots/dynamite/cmd/paper"), "go"); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.SetVerdict(ctx, v.ID, store.VersionOK, "passed (set by the test)", "", ""); err != nil {
+		t.Fatal(err)
+	}
+	rctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() { lad.Run(rctx); close(done) }()
+	defer func() { cancel(); <-done }()
+
+	forgeries := map[string]func(*tournament.Result, *match.Result){
+		"not a record of this match": func(_ *tournament.Result, m *match.Result) {
+			m.Outcome.Players = append(m.Outcome.Players, game.PlayerOutcome{Rank: 3})
+		},
+		"who is not in match": func(r *tournament.Result, _ *match.Result) {
+			r.Finish.Faults = []store.Fault{{MatchIdx: r.Idx, BotIdx: 7, Kind: "crash"}}
+			r.Finish.Result = json.RawMessage(`{"outcome":{"players":[{"rank":1},{"rank":2}]}}`)
+		},
+		"a result of attempt 3": func(r *tournament.Result, _ *match.Result) { r.Attempt = 3 },
+		"seats player 5":        func(_ *tournament.Result, m *match.Result) { m.Seats[1].Player = 5 },
+	}
+	for want, change := range forgeries {
+		j := forge(t, q, change)
+		mid := int64(j.Match.Idx)
+		var m store.LadderMatch
+		within(t, 30*time.Second, "the forged match judged", func() bool {
+			m, _ = st.LadderMatchByID(ctx, mid)
+			return m.Status != store.LadderRunning
+		})
+		if m.Status != store.LadderError || !strings.Contains(m.Error, "infrastructure failure, charged to no bot") || !strings.Contains(m.Error, want) {
+			t.Fatalf("forged result (%s): match %d %s %q", want, mid, m.Status, m.Error)
+		}
+		t.Logf("forged (%s): %s", want, m.Error)
+	}
+	for _, id := range []int64{v.ID} {
+		got, _ := st.VersionByID(ctx, id)
+		if got.Matches != 0 || got.Faults != 0 || got.Mu != rating.DefaultMu || got.Sigma != rating.DefaultSigma {
+			t.Fatalf("a forged result moved version %d: %+v", id, got)
+		}
+	}
 }
