@@ -21,6 +21,7 @@ func queueFlags(cmd *cobra.Command, optional bool) func(ctx context.Context, sto
 		url, listen string
 		ca          string
 		cert, key   string
+		tlsNames    []string
 		embedded    = true
 		ackWait     time.Duration
 		maxDeliver  int
@@ -33,12 +34,19 @@ func queueFlags(cmd *cobra.Command, optional bool) func(ctx context.Context, sto
 	f.StringVar(&listen, "nats-listen", "", "run the embedded NATS server on this address (host:port, port 0 picks one) for workers on other machines, TLS only; prints the URL with its token and the certificate workers trust")
 	f.StringVar(&cert, "nats-tls-cert", "", "with --nats-listen: the server's certificate (PEM) instead of the self-signed one it makes in <store>.nats/")
 	f.StringVar(&key, "nats-tls-key", "", "with --nats-listen: the key (PEM) of --nats-tls-cert")
+	f.StringSliceVar(&tlsNames, "nats-tls-name", nil, "with --nats-listen: another name or address workers reach this machine by (a public address, a full domain name), added to the self-signed certificate (repeatable)")
 	f.StringVar(&ca, "nats-ca", "", "with --nats: certificates (PEM) to trust for the server's TLS (default: the system's)")
 	rangeVar(f, &ackWait, "ack-wait", 30*time.Second, 100*time.Millisecond, time.Hour, "a job goes to another worker after this long without a heartbeat from its worker")
 	rangeVar(f, &maxDeliver, "max-deliver", 5, 1, 1000, "times a job is handed out before it is an infrastructure failure (charged to no bot)")
 	return func(ctx context.Context, storePath string, out io.Writer) (*queue.Queue, func(), error) {
 		if url != "" && listen != "" {
 			return nil, nil, fmt.Errorf("%w: --nats uses a server elsewhere and --nats-listen runs one here: give one of them", ErrUsage)
+		}
+		if (cert != "" || key != "" || len(tlsNames) > 0) && listen == "" {
+			return nil, nil, fmt.Errorf("%w: --nats-tls-cert, --nats-tls-key and --nats-tls-name are for the server --nats-listen runs", ErrUsage)
+		}
+		if ca != "" && url == "" {
+			return nil, nil, fmt.Errorf("%w: --nats-ca is for a server elsewhere (--nats); an embedded server's own certificate needs none here", ErrUsage)
 		}
 		if url == "" && listen == "" && !embedded {
 			return nil, func() {}, nil
@@ -60,16 +68,16 @@ func queueFlags(cmd *cobra.Command, optional bool) func(ctx context.Context, sto
 			q, err = queue.Open(ctx, c, queue.Config{AckWait: ackWait, MaxDeliver: maxDeliver})
 			if err != nil {
 				c.Close()
-				return nil, nil, fmt.Errorf("NATS at %s: %w", url, err)
+				return nil, nil, fmt.Errorf("NATS at %s: %w", queue.Redact(url), err)
 			}
 			return q, closeAll, nil
-		}
-		if (cert != "" || key != "") && listen == "" {
-			return nil, nil, fmt.Errorf("%w: --nats-tls-cert and --nats-tls-key are for the server --nats-listen runs", ErrUsage)
 		}
 		var opts []queue.Option
 		if cert != "" || key != "" {
 			opts = append(opts, queue.WithTLS(cert, key))
+		}
+		if len(tlsNames) > 0 {
+			opts = append(opts, queue.WithTLSNames(tlsNames...))
 		}
 		if emb, err = queue.StartEmbedded(storePath+".nats", listen, opts...); err != nil {
 			return nil, nil, err

@@ -42,7 +42,7 @@ func newWorker() *cobra.Command {
 	resolver := buildFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if url == "" {
-			return fmt.Errorf("%w: give the coordinator's server: --nats nats://host:4222", ErrUsage)
+			return fmt.Errorf("%w: give the coordinator's server: --nats with the URL its start prints (tls://token@host:port), or nats://host:4222 for a NATS server of your own", ErrUsage)
 		}
 		ctx := cmd.Context()
 		out := cmd.OutOrStdout()

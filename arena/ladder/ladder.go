@@ -2,14 +2,11 @@ package ladder
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"path/filepath"
 	"sort"
 	"strings"
 	"sync"
@@ -68,8 +65,8 @@ type Ladder struct {
 	Store *store.Store
 	// Queue carries every smoke and ladder match as a job (arena/tournament's Job); required.
 	Queue *queue.Queue
-	// Key names this ladder's jobs and results on the queue (default: from the store's path,
-	// so a restarted server finds its own).
+	// Key names this ladder's jobs and results on the queue (default: from the store's own
+	// id, so a restarted server finds its own and two stores never share one).
 	Key string
 	// Resolver snapshots uploads here and builds them in this process's workers.
 	Resolver *botspec.Resolver
@@ -102,6 +99,7 @@ type Ladder struct {
 	tries    map[int64]int
 	files    map[int64]tournament.JobBot // versions whose files are on the queue
 	waiting  map[int64]chan arrival
+	gen      int // this Run's attempt number for matches it publishes again
 	eventsMu sync.Mutex
 }
 
@@ -123,14 +121,6 @@ func (l *Ladder) init() {
 		l.tries = map[int64]int{}
 		l.files = map[int64]tournament.JobBot{}
 		l.waiting = map[int64]chan arrival{}
-	}
-	if l.Key == "" && l.Store != nil {
-		abs, err := filepath.Abs(l.Store.Path)
-		if err != nil {
-			abs = l.Store.Path
-		}
-		h := sha256.Sum256([]byte("ladder\x00" + abs))
-		l.Key = "ladder-" + hex.EncodeToString(h[:8])
 	}
 	if l.Jobs <= 0 {
 		l.Jobs = 1
@@ -220,6 +210,16 @@ func (l *Ladder) Run(ctx context.Context) error {
 	if l.Queue == nil {
 		return errors.New("ladder: no queue to publish matches on (arena/queue)")
 	}
+	if l.Key == "" {
+		id, err := l.Store.ID(ctx)
+		if err != nil {
+			return err
+		}
+		l.Key = "ladder-" + id[:min(16, len(id))]
+	}
+	// A match published again after a restart gets a job id of its own: the queue keeps the
+	// ids of jobs it has already handed out (for its de-duplication window) and would drop it.
+	l.gen = int(time.Now().Unix() & 0x7fffffff)
 	if err := l.Store.AbandonRunning(ctx, store.KindSmoke); err != nil {
 		return err
 	}
@@ -433,6 +433,7 @@ func (l *Ladder) do(ctx context.Context, j *job) {
 	}
 	defer l.markBusy(j.versions, false)
 	_, _, _ = l.play(ctx, j.game, store.KindLadder, j.versions, j.seed, j.resume)
+
 }
 
 // validate builds a version and plays its smoke match.
@@ -471,7 +472,7 @@ func (l *Ladder) check(ctx context.Context, v store.Version) (status, verdict, l
 	jb, err := l.versionFiles(ctx, v)
 	hash = jb.Hash
 	switch {
-	case errors.Is(err, tournament.ErrQueue):
+	case errors.Is(err, tournament.ErrInfrastructure):
 		return "", "", "", hash, err.Error()
 	case err != nil:
 		return store.VersionFailed, "not a bot the arena can run: " + strings.ReplaceAll(err.Error(), v.Dir, "(upload)"), "", hash, ""
@@ -576,7 +577,8 @@ type played struct {
 // (ratings only for ladder matches). mid is a match already recorded as running (0: a new
 // one). A match whose wait ctx ended stays running: a restarted ladder publishes it again.
 func (l *Ladder) play(ctx context.Context, g, kind string, vs []store.Version, seed uint64, mid int64) (int64, *played, error) {
-	if mid == 0 {
+	resumed := mid != 0
+	if !resumed {
 		ids := make([]int64, len(vs))
 		for i, v := range vs {
 			ids[i] = v.ID
@@ -590,11 +592,16 @@ func (l *Ladder) play(ctx context.Context, g, kind string, vs []store.Version, s
 	defer l.unexpect(mid)
 	l.emit(Event{Kind: MatchStarted, Game: g, MatchID: mid})
 	bg := context.WithoutCancel(ctx)
-	fail := func(msg string) {
-		_ = l.Store.FailLadderMatch(bg, mid, msg)
+	fail := func(msg string) error {
+		err := l.Store.FailLadderMatch(bg, mid, msg)
 		l.emit(Event{Kind: MatchFinished, Game: g, MatchID: mid, Status: store.LadderError})
+		return err
 	}
-	j, err := l.job(ctx, g, mid, vs, seed)
+	attempt := 0
+	if resumed {
+		attempt = l.gen
+	}
+	j, err := l.job(ctx, g, mid, vs, seed, attempt)
 	if err == nil {
 		var data []byte
 		if data, err = json.Marshal(j); err == nil {
@@ -613,14 +620,22 @@ func (l *Ladder) play(ctx context.Context, g, kind string, vs []store.Version, s
 	if err != nil {
 		return mid, nil, err
 	}
-	defer func() { _ = a.in.Ack() }() // once recorded: a server killed before gets it again
+	// Acknowledged only once recorded: a result whose write failed comes again, and a server
+	// killed before it was written publishes the match again when it restarts.
+	recorded := func(err error) bool {
+		if err == nil || errors.Is(err, store.ErrAlreadyDone) {
+			_ = a.in.Ack()
+			return true
+		}
+		return false
+	}
 	out, err := l.judge(j, a)
 	if err != nil {
-		fail(err.Error())
+		recorded(fail(err.Error()))
 		return mid, nil, err
 	}
 	if out.infra != "" {
-		fail(out.infra)
+		recorded(fail(out.infra))
 		return mid, out, nil
 	}
 	fin := finish(vs, out)
@@ -641,7 +656,7 @@ func (l *Ladder) play(ctx context.Context, g, kind string, vs []store.Version, s
 			fin.Ratings[v.ID] = [2]float64{skills[i].Mu, skills[i].Sigma}
 		}
 	}
-	if err := l.Store.FinishLadderMatch(bg, mid, fin); err != nil {
+	if err := l.Store.FinishLadderMatch(bg, mid, fin); !recorded(err) || err != nil {
 		return mid, nil, err
 	}
 	l.emit(Event{Kind: MatchFinished, Game: g, MatchID: mid, Status: store.LadderDone, Summary: out.match.Outcome.Summary})
@@ -649,12 +664,13 @@ func (l *Ladder) play(ctx context.Context, g, kind string, vs []store.Version, s
 }
 
 // job is the queue's job for ladder match mid: uploads by their files' hash, the house bot
-// by name (the worker plays the arena's own code), every limit the ladder's.
-func (l *Ladder) job(ctx context.Context, g string, mid int64, vs []store.Version, seed uint64) (tournament.Job, error) {
-	j := tournament.Job{Key: l.Key, Tournament: "ladder",
+// by name (the worker plays the arena's own code), every limit the ladder's, new processes
+// for every match (a version's state and its process's limits never carry over).
+func (l *Ladder) job(ctx context.Context, g string, mid int64, vs []store.Version, seed uint64, attempt int) (tournament.Job, error) {
+	j := tournament.Job{Key: l.Key, Tournament: "ladder", Attempt: attempt,
 		Match:  store.Match{Idx: int(mid), MatchID: fmt.Sprintf("%s-%d", g, mid), Seed: seed},
 		Config: tournament.Config{Game: g, Params: l.GameParams(g), Deadline: l.Deadline, StartTimeout: l.Host.StartTimeout},
-		Limits: l.Host.Limits, Strict: l.Host.Strict, MeasureMoves: true}
+		Limits: l.Host.Limits, Strict: l.Host.Strict, MeasureMoves: true, Fresh: true}
 	for i, v := range vs {
 		j.Match.Players = append(j.Match.Players, i)
 		if v.Bot.House != "" {
@@ -686,20 +702,12 @@ func (l *Ladder) expect(mid int64) {
 	l.waiting[mid] = make(chan arrival, 4)
 }
 
-// unexpect stops waiting for mid; what else came for it is acknowledged and dropped.
+// unexpect stops waiting for mid. Whatever else came for it stays unacknowledged: the queue
+// delivers it again, to a restarted server that still waits for it, or to route, which drops it.
 func (l *Ladder) unexpect(mid int64) {
 	l.mu.Lock()
-	c := l.waiting[mid]
+	defer l.mu.Unlock()
 	delete(l.waiting, mid)
-	l.mu.Unlock()
-	for {
-		select {
-		case a := <-c:
-			_ = a.in.Ack()
-		default:
-			return
-		}
-	}
 }
 
 func (l *Ladder) await(ctx context.Context, mid int64) (arrival, error) {
@@ -739,12 +747,15 @@ func (l *Ladder) route(ctx context.Context, ib *queue.Inbox) {
 			_ = l.Queue.DropJob(ctx, in.JobSeq)
 		}
 		l.mu.Lock()
-		c := l.waiting[mid]
+		c, waits := l.waiting[mid]
 		l.mu.Unlock()
+		if !waits {
+			_ = in.Ack() // nobody will: a smoke match abandoned by a restart, a second result
+			continue
+		}
 		select {
-		case c <- a: // a nil c (nobody waits) never takes it
-		default:
-			_ = in.Ack()
+		case c <- a:
+		default: // a match with copies waiting already: this one comes again
 		}
 	}
 }
@@ -758,8 +769,7 @@ func (l *Ladder) judge(j tournament.Job, a arrival) (*played, error) {
 		out.infra = fmt.Sprintf("infrastructure failure, charged to no bot: the job was handed out %d times without a result (workers killed, stopped or cut off)", a.in.Deliveries)
 	case a.err != nil:
 		out.infra = "infrastructure failure, charged to no bot: the worker's result cannot be read: " + a.err.Error()
-	case r.Attempt != j.Attempt:
-		out.infra = fmt.Sprintf("infrastructure failure, charged to no bot: a result of attempt %d, not %d", r.Attempt, j.Attempt)
+	// Any attempt's result will do: each plays the same versions from the same seed.
 	case r.Infra != "":
 		out.infra = "infrastructure failure, charged to no bot: " + r.Infra
 	case r.Error != "":

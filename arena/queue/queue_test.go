@@ -5,11 +5,14 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"crypto/x509"
+	"encoding/pem"
 	"errors"
 	"net"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -332,7 +335,7 @@ func TestListeningServerWithGivenCertificate(t *testing.T) {
 	t.Parallel()
 	mine := t.TempDir()
 	cert, key := filepath.Join(mine, "c.pem"), filepath.Join(mine, "k.pem")
-	if err := selfSign(cert, key, "127.0.0.1"); err != nil {
+	if err := selfSign(cert, key, []string{"127.0.0.1"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := StartEmbedded(t.TempDir(), "127.0.0.1:0", WithTLS(cert, "")); err == nil || !strings.Contains(err.Error(), "give both") {
@@ -351,4 +354,75 @@ func TestListeningServerWithGivenCertificate(t *testing.T) {
 		t.Fatalf("trusting the given certificate: %v", err)
 	}
 	nc.Close()
+}
+
+// TestSelfSignedNames: --nats-tls-name adds names to the self-signed certificate; a restart
+// keeps the certificate while it still names everything asked for, makes a new one when a
+// name is added, and when the key file is damaged.
+func TestSelfSignedNames(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	names := func() (dns []string, ips []string) {
+		t.Helper()
+		b, err := os.ReadFile(filepath.Join(dir, selfCert))
+		if err != nil {
+			t.Fatal(err)
+		}
+		blk, _ := pem.Decode(b)
+		c, err := x509.ParseCertificate(blk.Bytes)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, ip := range c.IPAddresses {
+			ips = append(ips, ip.String())
+		}
+		return c.DNSNames, ips
+	}
+	start := func(opts ...Option) string {
+		t.Helper()
+		emb, err := StartEmbedded(dir, "127.0.0.1:0", opts...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		emb.Shutdown()
+		b, _ := os.ReadFile(filepath.Join(dir, selfCert))
+		return string(b)
+	}
+	first := start(WithTLSNames("arena.example.org", "203.0.113.7"))
+	dns, ips := names()
+	if !slices.Contains(dns, "arena.example.org") || !slices.Contains(ips, "203.0.113.7") || !slices.Contains(ips, "127.0.0.1") {
+		t.Fatalf("certificate names %v %v", dns, ips)
+	}
+	if again := start(); again != first {
+		t.Fatal("a restart asking for fewer names made a new certificate")
+	}
+	if more := start(WithTLSNames("other.example.org")); more == first {
+		t.Fatal("a new name did not make a new certificate")
+	}
+	if dns, _ := names(); !slices.Contains(dns, "other.example.org") {
+		t.Fatalf("certificate names %v", dns)
+	}
+	before := start()
+	if err := os.WriteFile(filepath.Join(dir, selfKey), []byte("damaged"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if after := start(); after == before {
+		t.Fatal("a damaged key did not make a new pair")
+	}
+	if st, err := os.Stat(filepath.Join(dir, selfKey)); err != nil || st.Mode().Perm() != 0o600 {
+		t.Fatalf("key file mode %v (%v), want 0600", st.Mode().Perm(), err)
+	}
+}
+
+// TestRedact: no token of any URL of a cluster list reaches a log line.
+func TestRedact(t *testing.T) {
+	for _, in := range []string{"tls://secret1@h1:4222,tls://secret2@h2:4222", "nats://user:secret1@h:1", "tls://secret1@h:1, tls://secret2@h:2", "nats://secret1@%zz"} {
+		got := Redact(in)
+		if strings.Contains(got, "secret") {
+			t.Errorf("Redact(%q) = %q", in, got)
+		}
+	}
+	if got := Redact("nats://h:4222"); got != "nats://h:4222" {
+		t.Errorf("a URL with no token changed: %q", got)
+	}
 }

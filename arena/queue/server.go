@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -173,12 +174,19 @@ func Dial(c Client) (*nats.Conn, error) {
 	return nc, nil
 }
 
-// Redact hides a URL's token or password, for logs and messages.
+// Redact hides the token or password of each URL in s (comma-separated), for logs and
+// messages; what does not parse as a URL is hidden whole.
 func Redact(s string) string {
-	u, err := url.Parse(s)
-	if err != nil || u.User == nil {
-		return s
+	parts := strings.Split(s, ",")
+	for i, p := range parts {
+		u, err := url.Parse(strings.TrimSpace(p))
+		switch {
+		case err != nil:
+			parts[i] = "(a URL that does not parse)"
+		case u.User != nil:
+			u.User = url.User("xxxxx")
+			parts[i] = u.String()
+		}
 	}
-	u.User = url.User("xxxxx")
-	return u.String()
+	return strings.Join(parts, ",")
 }

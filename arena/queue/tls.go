@@ -20,12 +20,19 @@ type Option func(*embeddedOptions)
 
 type embeddedOptions struct {
 	certFile, keyFile string
+	names             []string
 }
 
 // WithTLS makes a listening server present this certificate and key (PEM files), say from
 // the organisation's CA, instead of the self-signed one it makes for itself.
 func WithTLS(certFile, keyFile string) Option {
 	return func(o *embeddedOptions) { o.certFile, o.keyFile = certFile, keyFile }
+}
+
+// WithTLSNames adds names or addresses workers reach this machine by (a public address, a
+// full domain name) to the self-signed certificate.
+func WithTLSNames(names ...string) Option {
+	return func(o *embeddedOptions) { o.names = append(o.names, names...) }
 }
 
 // Names of the self-signed certificate's files in the server's folder.
@@ -44,8 +51,9 @@ func serverTLS(dir, host string, o embeddedOptions) (*tls.Config, string, error)
 	certFile, keyFile, ca := o.certFile, o.keyFile, ""
 	if certFile == "" {
 		certFile, keyFile = filepath.Join(dir, selfCert), filepath.Join(dir, selfKey)
-		if !covers(certFile, host) {
-			if err := selfSign(certFile, keyFile, host); err != nil {
+		want := append([]string{host}, o.names...)
+		if _, err := tls.LoadX509KeyPair(certFile, keyFile); err != nil || !covers(certFile, want) {
+			if err := selfSign(certFile, keyFile, want); err != nil {
 				return nil, "", fmt.Errorf("making the NATS server's certificate in %s: %w", dir, err)
 			}
 		}
@@ -59,8 +67,8 @@ func serverTLS(dir, host string, o embeddedOptions) (*tls.Config, string, error)
 }
 
 // names are what a worker may dial this machine by: its host name, localhost, its addresses,
-// and the listen address when it names one.
-func names(host string) (dns []string, ips []net.IP) {
+// and every name or address in want (the listen address, --nats-tls-name).
+func names(want []string) (dns []string, ips []net.IP) {
 	dns = []string{"localhost"}
 	if h, err := os.Hostname(); err == nil {
 		dns = append(dns, h)
@@ -73,19 +81,21 @@ func names(host string) (dns []string, ips []net.IP) {
 		}
 	}
 	ips = append(ips, net.IPv4(127, 0, 0, 1), net.IPv6loopback)
-	if ip := net.ParseIP(host); ip != nil {
-		if !ip.IsUnspecified() {
-			ips = append(ips, ip)
+	for _, w := range want {
+		if ip := net.ParseIP(w); ip != nil {
+			if !ip.IsUnspecified() {
+				ips = append(ips, ip)
+			}
+		} else if w != "" {
+			dns = append(dns, w)
 		}
-	} else if host != "" {
-		dns = append(dns, host)
 	}
 	return dns, ips
 }
 
-// covers reports whether the certificate at file is one this server made that still names
-// host and is not about to expire.
-func covers(file, host string) bool {
+// covers reports whether the certificate at file names every name or address in want and
+// this machine's host name, and is not about to expire.
+func covers(file string, want []string) bool {
 	b, err := os.ReadFile(file)
 	if err != nil {
 		return false
@@ -98,16 +108,27 @@ func covers(file, host string) bool {
 	if err != nil || time.Until(c.NotAfter) < 30*24*time.Hour {
 		return false
 	}
-	if ip := net.ParseIP(host); ip != nil && !ip.IsUnspecified() {
-		return slices.ContainsFunc(c.IPAddresses, ip.Equal)
+	if h, err := os.Hostname(); err == nil {
+		want = append(want, h)
 	}
-	return host == "" || net.ParseIP(host) != nil || c.VerifyHostname(host) == nil
+	for _, w := range want {
+		if ip := net.ParseIP(w); ip != nil {
+			if !ip.IsUnspecified() && !slices.ContainsFunc(c.IPAddresses, ip.Equal) {
+				return false
+			}
+		} else if w != "" && c.VerifyHostname(w) != nil {
+			return false
+		}
+	}
+	return true
 }
 
-// selfSign writes a new self-signed certificate (ten years) for this machine's names, and its
-// key readable by root only.
-func selfSign(certFile, keyFile, host string) error {
-	dns, ips := names(host)
+// selfSign writes a new self-signed certificate (ten years) for this machine's names and
+// want, and its key readable by its owner only. Each file is written beside and renamed into
+// place, the key first: a crash leaves the old pair or a pair that does not load, which the
+// next start makes again.
+func selfSign(certFile, keyFile string, want []string) error {
+	dns, ips := names(want)
 	certPEM, keyPEM, err := selfsigned.New(selfsigned.Spec{CommonName: "arena NATS server", DNSNames: dns, IPs: ips,
 		Valid: 10 * 365 * 24 * time.Hour, Usages: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}})
 	if err != nil {
@@ -116,8 +137,25 @@ func selfSign(certFile, keyFile, host string) error {
 	if err := os.MkdirAll(filepath.Dir(certFile), 0o700); err != nil {
 		return err
 	}
-	if err := os.WriteFile(keyFile, keyPEM, 0o600); err != nil {
+	if err := writeAtomic(keyFile, keyPEM, 0o600); err != nil {
 		return err
 	}
-	return os.WriteFile(certFile, certPEM, 0o644)
+	return writeAtomic(certFile, certPEM, 0o644)
+}
+
+func writeAtomic(path string, data []byte, mode os.FileMode) error {
+	tmp := fmt.Sprintf("%s.tmp-%d", path, os.Getpid())
+	if err := os.WriteFile(tmp, data, mode); err != nil {
+		return err
+	}
+	// WriteFile keeps the mode of a file that was there: set it.
+	if err := os.Chmod(tmp, mode); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		os.Remove(tmp)
+		return err
+	}
+	return nil
 }

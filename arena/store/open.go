@@ -38,8 +38,9 @@ var (
 const applicationID = 0x41726e61
 
 // SchemaVersion is the schema this arena writes, stored in PRAGMA user_version. Version 2 added
-// bots.content_hash; version 3 the web server's tables (web.go).
-const SchemaVersion = 3
+// bots.content_hash; version 3 the web server's tables (web.go); version 4 the store's own
+// random id (meta), which names its ladder on a shared queue.
+const SchemaVersion = 4
 
 // baseVersion is the version the schema constant itself describes; a new store gets it and then
 // every later migration, so new and migrated stores are the same.
@@ -49,6 +50,8 @@ const baseVersion = 2
 // with the new user_version, so a store is either fully migrated or untouched.
 var migrations = map[int][]string{
 	1: {"ALTER TABLE bots ADD COLUMN content_hash TEXT NOT NULL DEFAULT ''"},
+	3: {"CREATE TABLE meta (name TEXT PRIMARY KEY, value TEXT NOT NULL)",
+		"INSERT INTO meta(name, value) VALUES('id', lower(hex(randomblob(16))))"},
 }
 
 // fixDamaged is what every error about a damaged store tells the user to do.

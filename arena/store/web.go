@@ -596,6 +596,14 @@ func (s *Store) FailLadderMatch(ctx context.Context, id int64, msg string) error
 	return s.wrap(err, "recording failed match")
 }
 
+// ID is the store's own random id, made when it was created (or migrated to schema 4): two
+// stores never share it, wherever their files are.
+func (s *Store) ID(ctx context.Context) (string, error) {
+	var id string
+	err := s.db.QueryRowContext(ctx, "SELECT value FROM meta WHERE name = 'id'").Scan(&id)
+	return id, s.wrap(err, "reading the store's id")
+}
+
 // AbandonRunning marks matches of a kind left running by a stopped server as failed.
 func (s *Store) AbandonRunning(ctx context.Context, kind string) error {
 	_, err := s.db.ExecContext(ctx, "UPDATE ladder_matches SET status = ?, error = 'the server stopped during the match' WHERE status = ? AND kind = ?", LadderError, LadderRunning, kind)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -22,7 +23,7 @@ func TestMigratesSchemaV2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tb := range []string{"ratings", "ladder_faults", "ladder_seats", "ladder_matches", "versions", "web_bots", "api_tokens", "sessions", "users"} {
+	for _, tb := range []string{"meta", "ratings", "ladder_faults", "ladder_seats", "ladder_matches", "versions", "web_bots", "api_tokens", "sessions", "users"} {
 		if _, err := db.Exec("DROP TABLE " + tb); err != nil {
 			t.Fatal(err)
 		}
@@ -36,8 +37,11 @@ func TestMigratesSchemaV2(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer s.Close()
-	if s.Version() != 3 {
+	if s.Version() != SchemaVersion {
 		t.Fatalf("version %d after migration", s.Version())
+	}
+	if id, err := s.ID(ctx); err != nil || len(id) != 32 {
+		t.Fatalf("the store's id after migration: %q %v", id, err)
 	}
 	tr, err := s.FindTournament(ctx, "t")
 	if err != nil {
@@ -128,5 +132,37 @@ func TestWebRoundTrip(t *testing.T) {
 	}
 	if ms, _ := s.LadderMatches(ctx, MatchFilter{BotID: b.ID}); len(ms) != 1 {
 		t.Fatalf("matches of bot: %d", len(ms))
+	}
+}
+
+// TestStoreID: every store gets its own random id once, kept across opens.
+func TestStoreID(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	ids := map[string]bool{}
+	for i := range 2 {
+		path := filepath.Join(t.TempDir(), fmt.Sprintf("s%d.db", i))
+		s, err := Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		id, err := s.ID(ctx)
+		s.Close()
+		if err != nil || len(id) != 32 {
+			t.Fatalf("id %q %v", id, err)
+		}
+		s, err = Open(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		again, _ := s.ID(ctx)
+		s.Close()
+		if again != id {
+			t.Fatalf("id changed on reopening: %s then %s", id, again)
+		}
+		ids[id] = true
+	}
+	if len(ids) != 2 {
+		t.Fatal("two stores share an id")
 	}
 }

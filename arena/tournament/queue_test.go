@@ -262,11 +262,26 @@ func TestHeartbeatsKeepLongMatches(t *testing.T) {
 	// Half a second: heartbeats come every 125ms, so a busy machine (the suite runs tests in
 	// parallel) does not lose a lease by a late heartbeat.
 	const ackWait = 500 * time.Millisecond
-	// Paper against paper draws every round, so each match runs to its 20000-round cap: long
-	// against the ack wait even on a fast machine (1000 rounds took 177ms on CI's).
-	papers := houseBots("paper", "paper")
-	papers[1].Name = "paper-2"
-	cfg := tournament.Config{Game: "dynamite", Params: map[string]string{"rounds": "20000"}, Seed: 5, Reps: 1, Entries: papers}
+	// The bot sleeps 3ms a move and loses every round to paper: each match lasts 1000 rounds,
+	// at least 3s on any machine, six ack waits.
+	bot := filepath.Join(t.TempDir(), "sleeper.py")
+	src := `import time
+
+from arena_sdk import dynamite
+
+
+class Sleeper(dynamite.Bot):
+    name = "sleeper"
+
+    def move(self, state: dynamite.State) -> str:
+        time.sleep(0.003)
+        return dynamite.ROCK
+`
+	if err := os.WriteFile(bot, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	es := append([]tournament.Entry{{Name: "sleeper", Spec: bot, Language: "python"}}, houseBots("paper")...)
+	cfg := tournament.Config{Game: "dynamite", Seed: 5, Reps: 1, Entries: es}
 	id, err := tournament.Create(ctx, st, "long", cfg)
 	if err != nil {
 		t.Fatal(err)

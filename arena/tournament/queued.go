@@ -246,9 +246,9 @@ func publishBots(ctx context.Context, q *queue.Queue, cfg Config, opt Options) (
 	return out, errors.Join(errs...)
 }
 
-// ErrQueue is a bot's files that could not be put on the queue: the arena's failure, not
-// the bot's.
-var ErrQueue = errors.New("the queue refused the files")
+// ErrInfrastructure is a bot's files the arena could not publish (its files store or the
+// queue failed): the arena's failure, not the bot's.
+var ErrInfrastructure = errors.New("the arena could not publish the bot's files")
 
 // PublishBot snapshots the bot at spec (a folder or a file, as a tournament entry names it)
 // and puts the snapshot into the queue's object store under its content hash, for any
@@ -256,7 +256,7 @@ var ErrQueue = errors.New("the queue refused the files")
 func PublishBot(ctx context.Context, q *queue.Queue, name, spec string, lim submission.Limits) (JobBot, error) {
 	files, err := sandbox.FilesDir()
 	if err != nil {
-		return JobBot{}, err
+		return JobBot{}, fmt.Errorf("%w: %v", ErrInfrastructure, err)
 	}
 	src, err := submission.Parse(spec)
 	if err != nil {
@@ -274,7 +274,7 @@ func PublishBot(ctx context.Context, q *queue.Queue, name, spec string, lim subm
 		}
 	}
 	if err := q.PutFiles(ctx, snap.Hash, snap.Dir); err != nil {
-		return jb, fmt.Errorf("%w: bot %s: %v", ErrQueue, name, err)
+		return jb, fmt.Errorf("%w: bot %s: %v", ErrInfrastructure, name, err)
 	}
 	return jb, nil
 }
