@@ -234,6 +234,11 @@ func (l *Ladder) Run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
+	// What a stopped server left queued is either abandoned (smoke matches) or published
+	// again below: workers need not play it.
+	if err := l.Queue.PurgeJobs(ctx, l.Key); err != nil {
+		return err
+	}
 	var resumed []*job
 	for _, m := range running {
 		j := l.replayJob(ctx, m.ID)

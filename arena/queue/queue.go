@@ -365,6 +365,13 @@ func (q *Queue) DropJob(ctx context.Context, seq uint64) error {
 	return err
 }
 
+// PurgeJobs removes every job of key still in the queue, handed out or not (a worker that
+// holds one may still publish its result): for a coordinator that publishes again what it
+// still wants, under new ids.
+func (q *Queue) PurgeJobs(ctx context.Context, key string) error {
+	return q.jobs.Purge(ctx, jetstream.WithPurgeSubject(jobsPrefix+key))
+}
+
 // Forget removes a finished tournament's consumers.
 func (q *Queue) Forget(ctx context.Context, key string) {
 	_ = q.js.DeleteConsumer(ctx, ResultsStream, "results-"+key)
