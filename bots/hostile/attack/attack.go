@@ -91,7 +91,12 @@ func strike(name string) {
 	case "sleeper":
 		time.Sleep(time.Hour)
 	case "stopper":
-		_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+		// Stopped again whenever something continues it: the kernel sends SIGHUP and SIGCONT
+		// to a stopped process whose group becomes orphaned, and SIGHUP may be ignored (a
+		// test run under nohup), which would let a one-shot stop answer after all.
+		for {
+			_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
+		}
 	case "forkbomb":
 		for {
 			if err := spawn("forkbomb", false); err != nil {

@@ -1,4 +1,4 @@
-"""Hostile: stops itself (SIGSTOP) in round 3."""
+"""Hostile: stops itself (SIGSTOP) in round 3, and again whenever something continues it."""
 import os
 import signal
 
@@ -7,6 +7,6 @@ from arena_sdk import dynamite
 
 class Stopper(dynamite.Bot):
     def move(self, state: dynamite.State) -> str:
-        if state.round == 3:
+        while state.round == 3:
             os.kill(os.getpid(), signal.SIGSTOP)
         return "P"
