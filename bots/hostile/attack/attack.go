@@ -40,6 +40,9 @@ func Main(name string) {
 	switch name {
 	case "noterm":
 		signal.Ignore(syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP)
+	case "stopper":
+		// The kernel's SIGHUP to an orphaned stopped group must not end it either.
+		signal.Ignore(syscall.SIGHUP)
 	case "idleburn":
 		// Burn CPU between turns (and during them) on every core.
 		for i := 0; i < 4; i++ {
@@ -92,8 +95,8 @@ func strike(name string) {
 		time.Sleep(time.Hour)
 	case "stopper":
 		// Stopped again whenever something continues it: the kernel sends SIGHUP and SIGCONT
-		// to a stopped process whose group becomes orphaned, and SIGHUP may be ignored (a
-		// test run under nohup), which would let a one-shot stop answer after all.
+		// to a stopped process whose group becomes orphaned, which let a one-shot stop answer
+		// after all once (SIGHUP ignored, as it is here).
 		for {
 			_ = syscall.Kill(os.Getpid(), syscall.SIGSTOP)
 		}

@@ -4,6 +4,9 @@ import signal
 
 from arena_sdk import dynamite
 
+# The kernel's SIGHUP to an orphaned stopped group must not end it either.
+signal.signal(signal.SIGHUP, signal.SIG_IGN)
+
 
 class Stopper(dynamite.Bot):
     def move(self, state: dynamite.State) -> str:
