@@ -99,7 +99,7 @@ type Ladder struct {
 	tries    map[int64]int
 	files    map[int64]tournament.JobBot // versions whose files are on the queue
 	waiting  map[int64]chan arrival
-	gen      int // this Run's attempt number for matches it publishes again
+	gen      int // this Run's attempt number for matches it publishes again (random, never 0)
 	eventsMu sync.Mutex
 }
 
@@ -202,9 +202,10 @@ type job struct {
 }
 
 // Run schedules until ctx ends: validations first, then ladder matches, Jobs at a time, each
-// a job on the queue. Versions left validating by a stopped server are validated again; its
-// running ladder matches are published again under their job ids (the queue drops the copy
-// of a job it still holds) and recorded when their results come, so a restart loses none.
+// a job on the queue. Versions left validating by a stopped server are validated again; the
+// jobs it left queued are purged and its running ladder matches published again under job ids
+// of their own, each recorded once when a result comes (the old attempt's, if it was on its
+// way, or the new one's), so a restart loses none.
 func (l *Ladder) Run(ctx context.Context) error {
 	l.init()
 	if l.Queue == nil {
@@ -219,7 +220,7 @@ func (l *Ladder) Run(ctx context.Context) error {
 	}
 	// A match published again after a restart gets a job id of its own: the queue keeps the
 	// ids of jobs it has already handed out (for its de-duplication window) and would drop it.
-	l.gen = int(time.Now().Unix() & 0x7fffffff)
+	l.gen = 1 + rand.IntN(1<<30)
 	if err := l.Store.AbandonRunning(ctx, store.KindSmoke); err != nil {
 		return err
 	}
