@@ -355,12 +355,8 @@ func (s *Store) Match(ctx context.Context, id int64, ref string) (Match, error) 
 // FinishMatch records a finished match with everything it produced, in one transaction. It
 // fails with ErrAlreadyDone (and changes nothing) if the match was already finished.
 func (s *Store) FinishMatch(ctx context.Context, id int64, idx int, f Finish) error {
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	if _, err := zw.Write(f.Replay); err != nil {
-		return s.wrap(err, "recording match")
-	}
-	if err := zw.Close(); err != nil {
+	gz, err := compress(f.Replay)
+	if err != nil {
 		return s.wrap(err, "recording match")
 	}
 	tx, err := s.db.BeginTx(ctx, nil)
@@ -389,7 +385,7 @@ func (s *Store) FinishMatch(ctx context.Context, id int64, idx int, f Finish) er
 			return s.wrap(err, "recording match")
 		}
 	}
-	if _, err := tx.Exec("INSERT INTO replays(tournament_id, match_idx, gz) VALUES(?,?,?)", id, idx, gz.Bytes()); err != nil {
+	if _, err := tx.Exec("INSERT INTO replays(tournament_id, match_idx, gz) VALUES(?,?,?)", id, idx, gz); err != nil {
 		return s.wrap(err, "recording match")
 	}
 	if err := tx.Commit(); err != nil {
@@ -408,10 +404,28 @@ func (s *Store) FailMatch(ctx context.Context, id int64, idx int, msg string) er
 
 // Replay returns a finished match's replay JSON.
 func (s *Store) Replay(ctx context.Context, id int64, idx int) ([]byte, error) {
+	return s.replay(ctx, fmt.Sprintf("match %d", idx), "SELECT gz FROM replays WHERE tournament_id = ? AND match_idx = ?", id, idx)
+}
+
+// compress is how a replay is stored: gzip, one place for both kinds of match.
+func compress(b []byte) ([]byte, error) {
+	var gz bytes.Buffer
+	zw := gzip.NewWriter(&gz)
+	if _, err := zw.Write(b); err != nil {
+		return nil, err
+	}
+	if err := zw.Close(); err != nil {
+		return nil, err
+	}
+	return gz.Bytes(), nil
+}
+
+// replay reads the one compressed replay query selects, for what (a match, a ladder match).
+func (s *Store) replay(ctx context.Context, what, query string, args ...any) ([]byte, error) {
 	var gz []byte
-	err := s.db.QueryRowContext(ctx, "SELECT gz FROM replays WHERE tournament_id = ? AND match_idx = ?", id, idx).Scan(&gz)
+	err := s.db.QueryRowContext(ctx, query, args...).Scan(&gz)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("%w: no replay for match %d", ErrNotFound, idx)
+		return nil, fmt.Errorf("%w: no replay for %s", ErrNotFound, what)
 	}
 	if err != nil {
 		return nil, s.wrap(err, "reading replay")
@@ -423,7 +437,7 @@ func (s *Store) Replay(ctx context.Context, id int64, idx int) ([]byte, error) {
 			return b, nil
 		}
 	}
-	return nil, fmt.Errorf("%w: %s: the replay of match %d cannot be read (%v); %s", ErrDamaged, s.Path, idx, err, fixDamaged)
+	return nil, fmt.Errorf("%w: %s: the replay of %s cannot be read (%v); %s", ErrDamaged, s.Path, what, err, fixDamaged)
 }
 
 // Faults lists a tournament's faults; botIdx < 0 means every bot.

@@ -1,13 +1,10 @@
 package store
 
 import (
-	"bytes"
-	"compress/gzip"
 	"context"
 	"database/sql"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"time"
 )
@@ -527,10 +524,10 @@ func (s *Store) StartLadderMatch(ctx context.Context, game, kind string, seed ui
 // FinishLadderMatch records a finished match, its seats, faults, replay and new ratings in one
 // transaction, and adds each seat's result to its version's counts.
 func (s *Store) FinishLadderMatch(ctx context.Context, id int64, f LadderFinish) error {
-	var gz bytes.Buffer
-	zw := gzip.NewWriter(&gz)
-	zw.Write(f.Replay)
-	zw.Close()
+	gz, err := compress(f.Replay)
+	if err != nil {
+		return s.wrap(err, "finishing match")
+	}
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return s.wrap(err, "finishing match")
@@ -540,7 +537,7 @@ func (s *Store) FinishLadderMatch(ctx context.Context, id int64, f LadderFinish)
 	// Only a running match finishes: a second result of one job (a redelivery, a worker
 	// that was cut off) changes nothing.
 	res, err := tx.Exec("UPDATE ladder_matches SET status = ?, finished = ?, summary = ?, duration_ns = ?, replay_gz = ? WHERE id = ? AND status = ?",
-		LadderDone, at, f.Summary, int64(f.Duration), gz.Bytes(), id, LadderRunning)
+		LadderDone, at, f.Summary, int64(f.Duration), gz, id, LadderRunning)
 	if err != nil {
 		return s.wrap(err, "finishing match")
 	}
@@ -710,22 +707,7 @@ func (s *Store) LadderMatchByID(ctx context.Context, id int64) (LadderMatch, err
 
 // LadderReplay returns a finished ladder match's replay JSON.
 func (s *Store) LadderReplay(ctx context.Context, id int64) ([]byte, error) {
-	var gz []byte
-	err := s.db.QueryRowContext(ctx, "SELECT replay_gz FROM ladder_matches WHERE id = ? AND replay_gz IS NOT NULL", id).Scan(&gz)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, fmt.Errorf("%w: no replay for match %d", ErrNotFound, id)
-	}
-	if err != nil {
-		return nil, s.wrap(err, "reading replay")
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(gz))
-	if err == nil {
-		var b []byte
-		if b, err = io.ReadAll(zr); err == nil {
-			return b, nil
-		}
-	}
-	return nil, fmt.Errorf("%w: %s: the replay of ladder match %d cannot be read (%v); %s", ErrDamaged, s.Path, id, err, fixDamaged)
+	return s.replay(ctx, fmt.Sprintf("ladder match %d", id), "SELECT replay_gz FROM ladder_matches WHERE id = ? AND replay_gz IS NOT NULL", id)
 }
 
 // LadderFaults lists a bot's faults (every version), newest first.
