@@ -12,7 +12,6 @@ import (
 
 	"github.com/botarena/arena/arena/botspec"
 	"github.com/botarena/arena/arena/build"
-	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/queue"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/submission"
@@ -27,18 +26,7 @@ const MatchNote EventKind = MatchFailed + 1
 // come, each exactly once, until every match is done or failed.
 func runQueued(ctx context.Context, st *store.Store, id int64, opt Options) (Summary, error) {
 	q := opt.Queue
-	t, err := st.FindTournament(ctx, fmt.Sprint(id))
-	if err != nil {
-		return Summary{}, err
-	}
-	cfg, err := LoadConfig(t)
-	if err != nil {
-		return Summary{}, err
-	}
-	if _, err := game.Lookup(cfg.Game); err != nil {
-		return Summary{}, err
-	}
-	all, err := st.Matches(ctx, id)
+	t, cfg, _, all, err := load(ctx, st, id)
 	if err != nil {
 		return Summary{}, err
 	}

@@ -144,26 +144,34 @@ type Summary struct {
 // ErrIncomplete means the run ended with matches still pending (interrupted or failed).
 var ErrIncomplete = errors.New("tournament not complete")
 
-// Run plays every match of tournament id that is not done yet. Bot processes come from a
-// per-worker pool (see Options.Fresh) and is recorded (result, faults, timings, replay) in one transaction when it ends;
-// a cancelled match is left pending for --resume.
+// load reads what running a tournament needs: its record, its configuration, its game and
+// its schedule.
+func load(ctx context.Context, st *store.Store, id int64) (store.Tournament, Config, game.Spec, []store.Match, error) {
+	t, err := st.FindTournament(ctx, fmt.Sprint(id))
+	if err != nil {
+		return t, Config{}, game.Spec{}, nil, err
+	}
+	cfg, err := LoadConfig(t)
+	if err != nil {
+		return t, cfg, game.Spec{}, nil, err
+	}
+	spec, err := game.Lookup(cfg.Game)
+	if err != nil {
+		return t, cfg, spec, nil, err
+	}
+	all, err := st.Matches(ctx, id)
+	return t, cfg, spec, all, err
+}
+
+// Run plays every match of tournament id that is not done yet, in this process or, with
+// opt.Queue, as jobs. Each match takes its bot processes from a per-worker pool (see
+// Options.Fresh) and is recorded (result, faults, timings, replay) in one transaction when it
+// ends; a cancelled match is left pending for --resume.
 func Run(ctx context.Context, st *store.Store, id int64, opt Options) (Summary, error) {
 	if opt.Queue != nil {
 		return runQueued(ctx, st, id, opt)
 	}
-	t, err := st.FindTournament(ctx, fmt.Sprint(id))
-	if err != nil {
-		return Summary{}, err
-	}
-	cfg, err := LoadConfig(t)
-	if err != nil {
-		return Summary{}, err
-	}
-	spec, err := game.Lookup(cfg.Game)
-	if err != nil {
-		return Summary{}, err
-	}
-	all, err := st.Matches(ctx, id)
+	t, cfg, spec, all, err := load(ctx, st, id)
 	if err != nil {
 		return Summary{}, err
 	}
