@@ -10,27 +10,36 @@ import (
 	"github.com/botarena/arena/arena/store"
 )
 
-// TestJobCheckRefuses: a job names bots by hash and file name only; anything else (a path
-// that leaves the snapshot, a hash that is not one, seats and bots that do not agree) is
-// refused before a worker fetches or builds anything.
+// TestJobCheckRefuses: a job names bots by hash and file name, or as the game's house bot;
+// anything else (a path that leaves the snapshot, a hash that is not one, a house bot the game
+// does not have, seats and bots that do not agree) is refused before a worker fetches, builds
+// or plays anything.
 func TestJobCheckRefuses(t *testing.T) {
 	t.Parallel()
 	hash := strings.Repeat("ab", 32)
-	good := Job{Key: "k", Match: store.Match{Idx: 1, Players: []int{0, 1}}, Bots: []JobBot{{Name: "a", Hash: hash}, {Name: "b", Hash: hash, Entry: "bot.py:Mine"}}}
+	good := Job{Key: "k", Config: Config{Game: "dynamite"}, Match: store.Match{Idx: 1, Players: []int{0, 1}}, Bots: []JobBot{{Name: "a", Hash: hash}, {Name: "b", Hash: hash, Entry: "bot.py:Mine"}}}
 	if err := good.check(); err != nil {
 		t.Fatalf("a good job refused: %v", err)
 	}
+	withHouse := good
+	withHouse.Bots = []JobBot{good.Bots[0], {Name: "h", House: "house-beatlast"}}
+	if err := withHouse.check(); err != nil {
+		t.Fatalf("a ladder job with the house bot refused: %v", err)
+	}
 	bad := map[string]func(j *Job){
-		"entry leaves":    func(j *Job) { j.Bots[1].Entry = "../../etc/passwd" },
-		"entry in folder": func(j *Job) { j.Bots[1].Entry = "sub/bot.py" },
-		"entry dot dot":   func(j *Job) { j.Bots[1].Entry = ".." },
-		"short hash":      func(j *Job) { j.Bots[0].Hash = "abc" },
-		"hash not hex":    func(j *Job) { j.Bots[0].Hash = strings.Repeat("zz", 32) },
-		"hash with slash": func(j *Job) { j.Bots[0].Hash = "../" + hash[3:] },
-		"seats and bots":  func(j *Job) { j.Bots = j.Bots[:1] },
-		"negative bot":    func(j *Job) { j.Match.Players = []int{-1, 1} },
-		"no seats at all": func(j *Job) { j.Bots, j.Match.Players = nil, nil },
-		"huge bot index":  func(j *Job) { j.Match.Players = []int{0, 1 << 40} },
+		"entry leaves":         func(j *Job) { j.Bots[1].Entry = "../../etc/passwd" },
+		"entry in folder":      func(j *Job) { j.Bots[1].Entry = "sub/bot.py" },
+		"entry dot dot":        func(j *Job) { j.Bots[1].Entry = ".." },
+		"short hash":           func(j *Job) { j.Bots[0].Hash = "abc" },
+		"hash not hex":         func(j *Job) { j.Bots[0].Hash = strings.Repeat("zz", 32) },
+		"hash with slash":      func(j *Job) { j.Bots[0].Hash = "../" + hash[3:] },
+		"seats and bots":       func(j *Job) { j.Bots = j.Bots[:1] },
+		"negative bot":         func(j *Job) { j.Match.Players = []int{-1, 1} },
+		"no seats at all":      func(j *Job) { j.Bots, j.Match.Players = nil, nil },
+		"huge bot index":       func(j *Job) { j.Match.Players = []int{0, 1 << 40} },
+		"unknown house":        func(j *Job) { j.Bots[1] = JobBot{Name: "h", House: "../../bin/sh"} },
+		"another game's house": func(j *Job) { j.Bots[1] = JobBot{Name: "h", House: "house-random"} },
+		"house with files":     func(j *Job) { j.Bots[1] = JobBot{Name: "h", House: "house-beatlast", Hash: hash} },
 	}
 	for name, spoil := range bad {
 		j := good
