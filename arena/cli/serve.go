@@ -16,6 +16,7 @@ import (
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/ladder"
 	"github.com/botarena/arena/arena/server"
+	"github.com/botarena/arena/arena/server/budget"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/upload"
 )
@@ -45,6 +46,8 @@ func newServe() *cobra.Command {
 		organisers            []string
 		maxUploadMiB          int64
 		deadline              time.Duration
+		webBudget             server.Budget
+		clientConns, maxConns int
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -71,6 +74,10 @@ func newServe() *cobra.Command {
 	f.StringVar(&secure, "secure-cookies", "auto", "mark the session cookie Secure (HTTPS only): true, false, or auto (true unless --addr is a loopback address)")
 	f.StringSliceVar(&organisers, "organiser", nil, "user name that gets the organiser role (repeatable)")
 	rangeVar(f, &maxUploadMiB, "max-upload", 16, 1, 1024, "largest upload, MiB")
+	rangeVar(f, &webBudget.RegisterPerAddress, "register-rate", 20, 1, 1_000_000, "new accounts an hour from one client address")
+	rangeVar(f, &webBudget.RegisterTotal, "register-total", 500, 1, 1_000_000, "new accounts an hour in all")
+	rangeVar(f, &clientConns, "client-conns", 128, 1, 1_000_000, "open connections from one client address (more are closed at once)")
+	rangeVar(f, &maxConns, "max-conns", 4096, 16, 1_000_000, "open connections in all (more wait to be accepted)")
 	rangeVar(f, &deadline, "deadline", time.Second, time.Millisecond, time.Hour, "time per move in ladder and smoke matches")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		secureCookies, err := secureFor(secure, addr)
@@ -96,7 +103,7 @@ func newServe() *cobra.Command {
 		logger := log.New(cmd.ErrOrStderr(), "arena serve: ", log.LstdFlags)
 		ctx := cmd.Context()
 		srv, err := server.New(ctx, st, lad, server.Options{DataDir: data, SecureCookies: secureCookies, MaxUpload: maxUploadMiB << 20,
-			Organisers: organisers, Logger: logger})
+			Organisers: organisers, Logger: logger, Budget: webBudget})
 		if err != nil {
 			return err
 		}
@@ -104,7 +111,9 @@ func newServe() *cobra.Command {
 		if err != nil {
 			return fmt.Errorf("listen on %s: %w: give another --addr", addr, err)
 		}
-		hs := &http.Server{Handler: srv, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 2 * time.Minute, IdleTimeout: 2 * time.Minute}
+		// One client holds at most --client-conns of the server's descriptors, everyone --max-conns.
+		ln = budget.NewListener(ln, clientConns, maxConns, nil)
+		hs := srv.HTTPServer()
 		fmt.Fprintf(cmd.OutOrStdout(), "arena serve: http://%s (store %s, %d jobs in flight, %d played here)\n", ln.Addr(), storePath, jobs, localJobs)
 		ladCtx, stopLadder := context.WithCancel(ctx)
 		ladDone := make(chan error, 1)

@@ -105,7 +105,7 @@ func (s *Server) downloadReplay(w http.ResponseWriter, r *http.Request) {
 	}
 	b, _, err := s.ladderReplay(r, id)
 	if err != nil {
-		s.internal(w, r, err)
+		s.answer(w, r, err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -216,7 +216,7 @@ func (s *Server) tournamentReplay(r *http.Request) ([]byte, error) {
 func (s *Server) apiTournamentReplay(w http.ResponseWriter, r *http.Request) {
 	b, _, err := s.tournamentView(r)
 	if err != nil {
-		s.internal(w, r, err)
+		s.answer(w, r, err)
 		return
 	}
 	w.Header().Set("Content-Type", "application/json")
@@ -246,6 +246,8 @@ func (s *Server) apiRegister(w http.ResponseWriter, r *http.Request) {
 	}
 	u, err := s.register(r.Context(), strings.TrimSpace(c.Name), c.Password)
 	switch {
+	case errors.Is(err, errBusy):
+		s.busy(w, r, err.Error())
 	case errors.Is(err, store.ErrExists):
 		s.fail(w, r, http.StatusConflict, err.Error())
 	case err != nil:
@@ -263,6 +265,10 @@ func (s *Server) apiToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	u, err := s.checkPassword(r.Context(), c.Name, c.Password)
+	if errors.Is(err, errBusy) {
+		s.busy(w, r, err.Error())
+		return
+	}
 	if err != nil {
 		s.fail(w, r, http.StatusUnauthorized, err.Error())
 		return

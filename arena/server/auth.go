@@ -14,8 +14,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/alexedwards/argon2id"
-
 	"github.com/botarena/arena/arena/store"
 )
 
@@ -120,7 +118,7 @@ func (s *Server) register(ctx context.Context, name, password string) (store.Use
 	if len(password) < MinPassword || len(password) > 1024 {
 		return store.User{}, errors.New("a password has 8 to 1024 characters")
 	}
-	hash, err := argon2id.CreateHash(password, argon2id.DefaultParams)
+	hash, err := s.hashPassword(ctx, password)
 	if err != nil {
 		return store.User{}, err
 	}
@@ -132,23 +130,24 @@ func (s *Server) register(ctx context.Context, name, password string) (store.Use
 }
 
 // checkPassword returns the user when the password is right; one message for every failure,
-// so the answer does not tell which names exist.
+// so the answer does not tell which names exist, and one hash's cost for every check, so its
+// time does not either (verifyPassword). errBusy when no hash slot came free in time.
 func (s *Server) checkPassword(ctx context.Context, name, password string) (store.User, error) {
 	wrong := errors.New("wrong user name or password")
 	u, err := s.st.UserByName(ctx, name)
+	hash := u.PwHash
 	if err != nil {
-		// Spend the same time as a real check.
-		_, _ = argon2id.ComparePasswordAndHash(password, dummyHash)
-		return store.User{}, wrong
+		hash = dummyHash
 	}
-	ok, err := argon2id.ComparePasswordAndHash(password, u.PwHash)
+	ok, verr := s.verifyPassword(ctx, password, hash)
+	if verr != nil {
+		return store.User{}, verr
+	}
 	if err != nil || !ok {
 		return store.User{}, wrong
 	}
 	return u, nil
 }
-
-var dummyHash, _ = argon2id.CreateHash("not a password", argon2id.DefaultParams)
 
 // startSession sets the session cookie.
 func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u store.User) error {

@@ -58,6 +58,13 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusInternalServerError, "streaming unsupported")
 		return
 	}
+	mine, ok := s.limits.listeners.Take(clientKey(r))
+	if !ok {
+		w.Header().Set("Retry-After", "30")
+		s.fail(w, r, http.StatusTooManyRequests, fmt.Sprintf("%d live pages are open from this address already: close some", s.opt.Budget.ListenersPerClient))
+		return
+	}
+	defer mine()
 	c, ok := s.events.subscribe()
 	if !ok {
 		s.fail(w, r, http.StatusServiceUnavailable, "too many listeners: reload later")
@@ -71,7 +78,10 @@ func (s *Server) serveEvents(w http.ResponseWriter, r *http.Request) {
 	fl.Flush()
 	ping := time.NewTicker(25 * time.Second)
 	defer ping.Stop()
+	rc := http.NewResponseController(w)
 	for {
+		// A listener that stops reading is dropped after one write's time, not kept for ever.
+		_ = rc.SetWriteDeadline(time.Now().Add(s.opt.Budget.WriteTime))
 		select {
 		case <-r.Context().Done():
 			return

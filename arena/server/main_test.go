@@ -12,5 +12,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == upload.HelperArg {
 		os.Exit(upload.Main(os.Args[2:], os.Stderr))
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	for _, d := range buildDirs {
+		os.RemoveAll(d)
+	}
+	os.Exit(code)
 }

@@ -7,9 +7,11 @@ import (
 	"html/template"
 	"math"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/go-chi/chi/v5"
 
@@ -255,6 +257,10 @@ func (s *Server) pageRegister(w http.ResponseWriter, r *http.Request) {
 func (s *Server) postRegister(w http.ResponseWriter, r *http.Request) {
 	name, pw := strings.TrimSpace(r.PostFormValue("name")), r.PostFormValue("password")
 	u, err := s.register(r.Context(), name, pw)
+	if errors.Is(err, errBusy) {
+		s.busy(w, r, err.Error())
+		return
+	}
 	if err != nil {
 		w.WriteHeader(http.StatusBadRequest)
 		if errors.Is(err, store.ErrExists) {
@@ -274,9 +280,16 @@ func (s *Server) pageLogin(w http.ResponseWriter, r *http.Request) {
 	s.render(w, r, "login", map[string]any{"Title": "Log in", "Next": safeNext(r.URL.Query().Get("next"))})
 }
 
-// safeNext keeps a redirect target on this site.
+// safeNext keeps a redirect target on this site: a path of printable characters that
+// starts with one slash. Browsers drop tabs and newlines from a URL and read '\' as '/', so
+// "/\t/evil.example" would be "//evil.example", another site.
 func safeNext(p string) string {
-	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.Contains(p, "\\") {
+	if !strings.HasPrefix(p, "/") || strings.HasPrefix(p, "//") || strings.ContainsFunc(p, func(c rune) bool {
+		return c <= ' ' || c == 0x7f || c == '\\' || unicode.IsControl(c) || unicode.IsSpace(c)
+	}) {
+		return "/me"
+	}
+	if u, err := url.Parse(p); err != nil || u.Scheme != "" || u.Host != "" || u.User != nil {
 		return "/me"
 	}
 	return p
@@ -285,6 +298,10 @@ func safeNext(p string) string {
 func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 	name, pw := strings.TrimSpace(r.PostFormValue("name")), r.PostFormValue("password")
 	u, err := s.checkPassword(r.Context(), name, pw)
+	if errors.Is(err, errBusy) {
+		s.busy(w, r, err.Error())
+		return
+	}
 	if err != nil {
 		w.WriteHeader(http.StatusUnauthorized)
 		s.render(w, r, "login", map[string]any{"Title": "Log in", "Error": err.Error(), "Name": name, "Next": safeNext(r.PostFormValue("next"))})

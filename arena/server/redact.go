@@ -84,8 +84,21 @@ func (s *Server) ladderReplay(r *http.Request, id int64) ([]byte, string, error)
 	if err != nil {
 		return nil, "", err
 	}
-	b, err := redact(raw, mine)
+	b, err := s.redactBounded(r, raw, mine)
 	return b, maskKey(mine), err
+}
+
+// redactBounded is redact in one of the render slots when it has to decode the replay.
+func (s *Server) redactBounded(r *http.Request, raw []byte, mine []bool) ([]byte, error) {
+	if all(mine) || !bytes.Contains(raw, []byte(`"detail"`)) {
+		return raw, nil
+	}
+	release, err := s.limits.renders.Acquire(r.Context())
+	if err != nil {
+		return nil, bad(http.StatusServiceUnavailable, "other replays are being prepared: try again in a few seconds")
+	}
+	defer release()
+	return redact(raw, mine)
 }
 
 // tournamentView is a tournament match's replay as the requester may see it: a tournament's
@@ -98,7 +111,7 @@ func (s *Server) tournamentView(r *http.Request) ([]byte, string, error) {
 	if u, ok := current(r); ok && u.Role == store.RoleOrganiser {
 		return raw, "all", nil
 	}
-	b, err := redact(raw, nil)
+	b, err := s.redactBounded(r, raw, nil)
 	return b, "none", err
 }
 

@@ -47,6 +47,8 @@ type Options struct {
 	LoginRate int
 	// Logger for request errors (default: the standard logger).
 	Logger *log.Logger
+	// Budget bounds requests, clients and costly work (zero fields: defaults).
+	Budget Budget
 }
 
 // Server is arena serve's HTTP side: pages, the JSON API, accounts, uploads, live events.
@@ -60,6 +62,10 @@ type Server struct {
 	handler http.Handler
 	// pagesCache keeps rendered viewer pages.
 	pagesCache pageCache
+	limits     limits
+	// renders and hashes count replays decoded for viewer pages and passwords hashed (the
+	// hostile-web tests read them).
+	renders, hashes atomic.Int64
 }
 
 // New builds a server over an open store and a ladder (not yet running). It seeds the house
@@ -77,10 +83,11 @@ func New(ctx context.Context, st *store.Store, lad *ladder.Ladder, opt Options) 
 	if opt.Logger == nil {
 		opt.Logger = log.Default()
 	}
+	opt.Budget = opt.Budget.withDefaults()
 	if err := os.MkdirAll(filepath.Join(opt.DataDir, "versions"), 0o700); err != nil {
 		return nil, fmt.Errorf("data folder %s: %w: give a writable --data folder", opt.DataDir, err)
 	}
-	s := &Server{st: st, lad: lad, opt: opt, events: newBroker()}
+	s := &Server{st: st, lad: lad, opt: opt, events: newBroker(), limits: newLimits(opt.Budget)}
 	if err := s.parseTemplates(); err != nil {
 		return nil, err
 	}
@@ -121,7 +128,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
 	// The server faces its clients directly (no trusted proxy): the client is the peer address.
-	r.Use(middleware.Recoverer, middleware.ClientIPFromRemoteAddr, securityHeaders, s.authenticate)
+	// The budget comes before anything reads a body: authenticate reads headers only, forms
+	// parses the body once within the budget's bound, and the CSRF check reads that form.
+	r.Use(middleware.Recoverer, middleware.ClientIPFromRemoteAddr, s.requestBudget, s.authenticate, s.forms)
 	r.Get("/static/{name}", s.serveStatic)
 	byClient := func(r *http.Request) (string, error) {
 		return httprate.CanonicalizeIP(middleware.GetClientIP(r.Context())), nil
@@ -130,6 +139,9 @@ func (s *Server) routes() http.Handler {
 		httprate.WithLimitHandler(func(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, http.StatusTooManyRequests, "too many login attempts from this address: wait a minute and try again")
 		}))
+
+	// One count for the form and the API.
+	registerLimit := s.registerLimits()
 
 	// Pages.
 	r.Group(func(r chi.Router) {
@@ -146,7 +158,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/tournaments/{id}/matches/{idx}", s.pageTournamentMatch)
 		r.Get("/tournaments/{id}/matches/{idx}/viewer", s.pageTournamentViewer)
 		r.Get("/register", s.pageRegister)
-		r.Post("/register", s.postRegister)
+		r.With(registerLimit).Post("/register", s.postRegister)
 		r.Get("/login", s.pageLogin)
 		r.With(loginLimit).Post("/login", s.postLogin)
 		r.Post("/logout", s.postLogout)
@@ -180,7 +192,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/tournaments", s.apiTournaments)
 		r.Get("/tournaments/{id}", s.apiTournament)
 		r.Get("/tournaments/{id}/matches/{idx}/replay", s.apiTournamentReplay)
-		r.Post("/users", s.apiRegister)
+		r.With(registerLimit).Post("/users", s.apiRegister)
 		r.With(loginLimit).Post("/tokens", s.apiToken)
 		r.Get("/me", s.apiMe)
 		r.Post("/uploads", s.apiUpload)
@@ -197,23 +209,27 @@ func (s *Server) routes() http.Handler {
 	// Cross-origin unsafe requests (a form on another site posting here) are refused by the
 	// browser's own Sec-Fetch-Site and Origin headers, before any handler; the per-session
 	// token in s.csrf covers browsers that send neither.
-	return http.NewCrossOriginProtection().Handler(r)
+	// Security headers go on first, so that every answer has them: the cross-origin check's
+	// refusals, the budget's and net/http's own included.
+	return securityHeaders(http.NewCrossOriginProtection().Handler(r))
 }
 
+// securityHeaders sets the site's policy on every answer, error pages included; the viewer's
+// page replaces it with its own (writeViewer).
 func securityHeaders(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "same-origin")
-		if !strings.HasSuffix(r.URL.Path, "/viewer") {
-			// The viewer is one self-contained page with inline script and a policy of its own
-			// (viewer.go); everything else runs only the server's own static script.
-			h.Set("Content-Security-Policy", "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'self'; form-action 'self'")
-			h.Set("X-Frame-Options", "SAMEORIGIN")
-		}
+		h.Set("Cross-Origin-Opener-Policy", "same-origin")
+		// Pages run only the server's own static script.
+		h.Set("Content-Security-Policy", siteCSP)
+		h.Set("X-Frame-Options", "SAMEORIGIN")
 		next.ServeHTTP(w, r)
 	})
 }
+
+const siteCSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; script-src 'self'; frame-ancestors 'self'; form-action 'self'"
 
 // static files: the style sheet and the live-update script (the templates beside them in
 // assets/ are not served).

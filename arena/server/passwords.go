@@ -1,0 +1,55 @@
+package server
+
+import (
+	"context"
+	"errors"
+
+	"github.com/alexedwards/argon2id"
+
+	"github.com/botarena/arena/arena/server/budget"
+)
+
+// Passwords are hashed with argon2id (64 MiB and a pass over it per hash), a few at a time:
+// every hash and every check takes one of the budget's hash slots, so a flood of
+// registrations or logins waits (and then gets 503) instead of taking the server's memory.
+
+// hashPassword hashes a new password within the hashing budget.
+func (s *Server) hashPassword(ctx context.Context, password string) (string, error) {
+	release, err := s.acquireHash(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer release()
+	s.hashes.Add(1)
+	return argon2id.CreateHash(password, argon2id.DefaultParams)
+}
+
+// verifyPassword checks a password against a stored hash within the hashing budget. A stored
+// value that is not a hash (the house account's "!") is checked against a dummy hash: every
+// check costs one hash, so the time of an answer does not tell which accounts can log in.
+func (s *Server) verifyPassword(ctx context.Context, password, hash string) (bool, error) {
+	release, err := s.acquireHash(ctx)
+	if err != nil {
+		return false, err
+	}
+	defer release()
+	s.hashes.Add(1)
+	if _, _, _, err := argon2id.DecodeHash(hash); err != nil {
+		_, _ = argon2id.ComparePasswordAndHash(password, dummyHash)
+		return false, nil
+	}
+	ok, err := argon2id.ComparePasswordAndHash(password, hash)
+	return ok && err == nil, nil
+}
+
+func (s *Server) acquireHash(ctx context.Context) (func(), error) {
+	release, err := s.limits.hashing.Acquire(ctx)
+	if errors.Is(err, budget.ErrBusy) {
+		return nil, errBusy
+	}
+	return release, err
+}
+
+// dummyHash is what a missing account's password is checked against: the same parameters as
+// a real hash, so the same cost.
+var dummyHash, _ = argon2id.CreateHash("not a password", argon2id.DefaultParams)
