@@ -153,6 +153,11 @@ func (s *Server) requestBudget(next http.Handler) http.Handler {
 			if rc.SetReadDeadline(time.Now().Add(bodyTime)) == nil {
 				r.Body = &deadlineBody{ReadCloser: r.Body, rc: rc}
 			}
+			if isUpload(r) {
+				// The answer comes after the upload arrived (the server's WriteTimeout counts
+				// from its headers).
+				_ = rc.SetWriteDeadline(time.Now().Add(bodyTime + s.opt.Budget.WriteTime))
+			}
 		}
 		next.ServeHTTP(w, r)
 	})
