@@ -41,7 +41,7 @@ type Budget struct {
 	// takes 64 MiB each); more wait up to HashWait (default 10 s), then get 503.
 	HashSlots int
 	HashWait  time.Duration
-	// UploadSlots is how many uploads are read at once (default 4).
+	// UploadSlots is how many uploads are read at once (default 4; more wait up to 30 s).
 	UploadSlots int
 	// RenderSlots is how many replays are decoded at once for viewer pages and redacted
 	// downloads (default: one per core).
@@ -91,7 +91,8 @@ func newLimits(b Budget) limits {
 		listeners: budget.NewPerKey(b.ListenersPerClient),
 		// Waiters hold only a goroutine and a small body each; the queue still has a bound.
 		hashing: budget.NewSlots(b.HashSlots, 16*b.HashSlots, b.HashWait),
-		uploads: budget.NewSlots(b.UploadSlots, b.UploadSlots, b.UploadTime),
+		// A waiting upload's body waits in the kernel: not long.
+		uploads: budget.NewSlots(b.UploadSlots, 4*b.UploadSlots, 30*time.Second),
 		renders: budget.NewSlots(b.RenderSlots, 4*b.RenderSlots, b.WriteTime/2),
 	}
 }
