@@ -41,10 +41,17 @@ type Options struct {
 	MaxUpload int64
 	// Unpack bounds what an upload may unpack to (default upload.DefaultLimits).
 	Unpack upload.Limits
-	// Organisers are user names that get the organiser role (at start and when they register).
-	Organisers []string
 	// LoginRate is how many login attempts one address may make per minute (default 10).
 	LoginRate int
+	// AccountLoginFailures is how many failed logins one account name may have in LoginWindow,
+	// from any number of addresses, before its logins are refused (default 10).
+	AccountLoginFailures int
+	// TokenLife is how long a new API token works (default TokenLife, 90 days).
+	TokenLife time.Duration
+	// TrustedProxies are the addresses (CIDR or IP) of reverse proxies whose X-Forwarded-For
+	// names the client; from any other peer the header is ignored. None by default: the
+	// client is the peer.
+	TrustedProxies []string
 	// Logger for request errors (default: the standard logger).
 	Logger *log.Logger
 }
@@ -60,10 +67,12 @@ type Server struct {
 	handler http.Handler
 	// pagesCache keeps rendered viewer pages.
 	pagesCache pageCache
+	// failures counts failed logins per account.
+	failures *failures
 }
 
 // New builds a server over an open store and a ladder (not yet running). It seeds the house
-// user and bots and gives the organisers their role.
+// user and bots.
 func New(ctx context.Context, st *store.Store, lad *ladder.Ladder, opt Options) (*Server, error) {
 	if opt.DataDir == "" {
 		opt.DataDir = st.Path + ".files"
@@ -74,13 +83,24 @@ func New(ctx context.Context, st *store.Store, lad *ladder.Ladder, opt Options) 
 	if opt.LoginRate <= 0 {
 		opt.LoginRate = 10
 	}
+	if opt.AccountLoginFailures <= 0 {
+		opt.AccountLoginFailures = 10
+	}
+	if opt.TokenLife <= 0 {
+		opt.TokenLife = TokenLife
+	}
+	proxies, err := trustedPrefixes(opt.TrustedProxies)
+	if err != nil {
+		return nil, err
+	}
+	opt.TrustedProxies = proxies
 	if opt.Logger == nil {
 		opt.Logger = log.Default()
 	}
 	if err := os.MkdirAll(filepath.Join(opt.DataDir, "versions"), 0o700); err != nil {
 		return nil, fmt.Errorf("data folder %s: %w: give a writable --data folder", opt.DataDir, err)
 	}
-	s := &Server{st: st, lad: lad, opt: opt, events: newBroker()}
+	s := &Server{st: st, lad: lad, opt: opt, events: newBroker(), failures: newFailures(opt.AccountLoginFailures)}
 	if err := s.parseTemplates(); err != nil {
 		return nil, err
 	}
@@ -95,10 +115,8 @@ func New(ctx context.Context, st *store.Store, lad *ladder.Ladder, opt Options) 
 	if err := lad.SeedHouse(ctx, house.ID); err != nil {
 		return nil, err
 	}
-	for _, o := range opt.Organisers {
-		if err := st.SetRole(ctx, o, store.RoleOrganiser); err != nil && !errors.Is(err, store.ErrNotFound) {
-			return nil, err
-		}
+	if err := s.noteOrganisers(ctx); err != nil {
+		return nil, err
 	}
 	prev := lad.OnEvent
 	lad.OnEvent = func(e ladder.Event) {
@@ -120,8 +138,12 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.S
 
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	// The server faces its clients directly (no trusted proxy): the client is the peer address.
-	r.Use(middleware.Recoverer, middleware.ClientIPFromRemoteAddr, securityHeaders, s.authenticate)
+	// The client is the peer address, or what a trusted proxy says it is (Options.TrustedProxies).
+	r.Use(middleware.Recoverer, middleware.ClientIPFromRemoteAddr)
+	if len(s.opt.TrustedProxies) > 0 {
+		r.Use(middleware.ClientIPFromXFF(s.opt.TrustedProxies...))
+	}
+	r.Use(securityHeaders, s.authenticate)
 	r.Get("/static/{name}", s.serveStatic)
 	byClient := func(r *http.Request) (string, error) {
 		return httprate.CanonicalizeIP(middleware.GetClientIP(r.Context())), nil
@@ -150,10 +172,13 @@ func (s *Server) routes() http.Handler {
 		r.Get("/login", s.pageLogin)
 		r.With(loginLimit).Post("/login", s.postLogin)
 		r.Post("/logout", s.postLogout)
+		r.Post("/logout/everywhere", s.postLogoutEverywhere)
 		r.Get("/upload", s.pageUpload)
 		r.Post("/upload", s.postUpload)
 		r.Get("/me", s.pageMe)
-		r.Post("/me/tokens", s.postToken)
+		r.With(loginLimit).Post("/me/tokens", s.postToken)
+		r.Post("/me/tokens/{id}/revoke", s.postRevokeToken)
+		r.With(loginLimit).Post("/me/password", s.postPassword)
 		r.Post("/bots/{id}/disable", s.postDisable(true))
 		r.Post("/bots/{id}/enable", s.postDisable(false))
 		r.Post("/matches/{id}/replay", s.postReplayMatch)
@@ -182,7 +207,11 @@ func (s *Server) routes() http.Handler {
 		r.Get("/tournaments/{id}/matches/{idx}/replay", s.apiTournamentReplay)
 		r.Post("/users", s.apiRegister)
 		r.With(loginLimit).Post("/tokens", s.apiToken)
+		r.Get("/tokens", s.apiTokens)
+		r.Delete("/tokens/{id}", s.apiRevokeToken)
 		r.Get("/me", s.apiMe)
+		r.With(loginLimit).Post("/me/password", s.apiPassword)
+		r.Post("/me/logout", s.apiLogoutEverywhere)
 		r.Post("/uploads", s.apiUpload)
 		r.Post("/bots/{id}/disable", s.postDisable(true))
 		r.Post("/bots/{id}/enable", s.postDisable(false))
