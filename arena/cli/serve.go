@@ -59,7 +59,8 @@ func newServe() *cobra.Command {
 			"house bot); passing versions play the ladder, --jobs matches at a time, rated by OpenSkill\n" +
 			"and ranked by mu - 3 sigma. Every smoke and ladder match is a job on NATS JetStream (an\n" +
 			"embedded server by default, --nats for one elsewhere) played by --local-jobs workers here\n" +
-			"and by arena worker on any machine. The JSON API is under /api/v1/ (docs/api.md).",
+			"and by arena worker on any machine. The JSON API is under /api/v1/ (docs/api.md).\n" +
+			"Registering makes authors only: make the organiser with arena user add NAME --organiser.",
 		Example: "  arena user add ada --organiser --store arena.db\n" +
 			"  arena serve --addr 127.0.0.1:8080 --store arena.db\n" +
 			"  arena serve --addr :8443 --tls-cert cert.pem --tls-key key.pem\n" +
