@@ -239,6 +239,24 @@ func TestLoginLimits(t *testing.T) {
 		}
 		(&client{e: e}).apiJSON("POST", "/api/v1/tokens", map[string]string{"name": "ada", "password": "password-ada"}, http.StatusTooManyRequests, nil)
 	})
+	t.Run("concurrent failures", func(t *testing.T) {
+		// 30 wrong passwords at once from 30 addresses: at most 10 are checked.
+		e := newEnv(t, envOptions{noLadder: true, trustedProxies: []string{"127.0.0.1"}})
+		e.register("ada")
+		codes := make(chan int, 30)
+		for i := range 30 {
+			go func() { codes <- e.loginFrom("ada", "wrong password", fmt.Sprintf("203.0.113.%d", i+1)) }()
+		}
+		checked := 0
+		for range 30 {
+			if <-codes == http.StatusUnauthorized {
+				checked++
+			}
+		}
+		if checked != 10 {
+			t.Fatalf("%d of 30 concurrent wrong passwords were checked, want 10", checked)
+		}
+	})
 	t.Run("forwarded headers ignored from untrusted peers", func(t *testing.T) {
 		e := newEnv(t, envOptions{noLadder: true, loginRate: 3})
 		e.register("ada")

@@ -150,13 +150,15 @@ var errTooManyFailures = errors.New("too many failed logins for this account: wa
 // or not, in any letter case or look-alike spelling) from every address: past
 // Options.AccountLoginFailures in LoginWindow, the name is refused without a check.
 func (s *Server) checkPassword(ctx context.Context, name, password string) (store.User, error) {
+	// Each attempt counts as a failure before the check (so concurrent attempts cannot slip
+	// past the limit together) and is given back when the password was right.
 	key := names.Key(name)
-	if !s.failures.allow(key) {
+	if !s.failures.take(key) {
 		return store.User{}, errTooManyFailures
 	}
 	u, err := s.checkPasswordOnce(ctx, name, password)
-	if err != nil {
-		s.failures.fail(key)
+	if err == nil {
+		s.failures.giveBack(key)
 	}
 	return u, err
 }
@@ -258,14 +260,8 @@ type failWindow struct {
 
 func newFailures(limit int) *failures { return &failures{limit: limit, m: map[string]*failWindow{}} }
 
-func (f *failures) allow(key string) bool {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	e := f.m[key]
-	return e == nil || time.Since(e.start) >= LoginWindow || e.n < f.limit
-}
-
-func (f *failures) fail(key string) {
+// take counts one failure of key unless the limit is reached (then it reports false).
+func (f *failures) take(key string) bool {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	now := time.Now()
@@ -282,5 +278,18 @@ func (f *failures) fail(key string) {
 		e = &failWindow{start: now}
 		f.m[key] = e
 	}
+	if e.n >= f.limit {
+		return false
+	}
 	e.n++
+	return true
+}
+
+// giveBack undoes take's count after a right password.
+func (f *failures) giveBack(key string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if e := f.m[key]; e != nil && e.n > 0 {
+		e.n--
+	}
 }
