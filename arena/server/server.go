@@ -21,6 +21,7 @@ import (
 	"github.com/go-chi/httprate"
 
 	"github.com/botarena/arena/arena/ladder"
+	"github.com/botarena/arena/arena/names"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/upload"
 )
@@ -131,7 +132,7 @@ func New(ctx context.Context, st *store.Store, lad *ladder.Ladder, opt Options) 
 }
 
 // houseUser owns the house bots.
-const houseUser = "house"
+const houseUser = names.House
 
 // ServeHTTP serves every page and API call.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
