@@ -57,6 +57,7 @@ func TestUsersAndTLSServe(t *testing.T) {
 		{"", []string{"serve", "--organiser", "ada", "--store", db}, "arena user add NAME --organiser"},
 		{"", []string{"serve", "--tls-cert", pwFile, "--store", db}, "both --tls-cert and --tls-key"},
 		{"", []string{"serve", "--tls-cert", pwFile, "--tls-key", pwFile, "--store", db}, "PEM"},
+		{"", []string{"serve", "--trusted-proxy", "the proxy", "--store", db}, "neither an address nor a CIDR"},
 	} {
 		err, out := runIn(t, c.stdin, c.args...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -65,6 +66,24 @@ func TestUsersAndTLSServe(t *testing.T) {
 	}
 	if err, out := runIn(t, "", "user", "list", "--store", db); err != nil || !regexp.MustCompile(`orga +organiser`).MatchString(out) || !regexp.MustCompile(`ada +author`).MatchString(out) {
 		t.Fatalf("user list: %v\n%s", err, out)
+	}
+
+	// Secure cookies over plain HTTP: the log says what to do.
+	{
+		var out syncBuffer
+		root := cli.NewRoot(&out, &out)
+		root.SetArgs([]string{"serve", "--addr", "127.0.0.1:0", "--store", db, "--jobs", "1", "--secure-cookies", "true"})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- root.ExecuteContext(ctx) }()
+		for deadline := time.Now().Add(30 * time.Second); !strings.Contains(out.String(), "http://127.0.0.1") && time.Now().Before(deadline); {
+			time.Sleep(20 * time.Millisecond)
+		}
+		cancel()
+		<-done
+		if !strings.Contains(out.String(), "browsers will not keep a login") || !strings.Contains(out.String(), "--tls-cert") {
+			t.Errorf("serve with Secure cookies over plain HTTP says nothing of it:\n%s", out.String())
+		}
 	}
 
 	cert, key, err := selfsigned.New(selfsigned.Spec{CommonName: "127.0.0.1", IPs: []net.IP{net.IPv4(127, 0, 0, 1)}, Valid: time.Hour,
