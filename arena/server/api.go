@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/botarena/arena/arena/names"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
 )
@@ -227,6 +228,8 @@ type credentials struct {
 	Name     string `json:"name"`
 	Password string `json:"password"`
 	Label    string `json:"label"`
+	// Days is how long a new token works (at most the server's token life, its default).
+	Days int `json:"days,omitempty"`
 }
 
 func readJSON(r *http.Request, v any) error {
@@ -270,15 +273,15 @@ func (s *Server) apiToken(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		s.fail(w, r, http.StatusUnauthorized, err.Error())
+		s.answer(w, r, loginFailure(err))
 		return
 	}
-	tok, err := s.newToken(r.Context(), u, c.Label)
+	tok, t, err := s.newToken(r.Context(), u, c.Label, c.Days)
 	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusCreated, map[string]any{"token": tok, "user": u})
+	writeJSON(w, http.StatusCreated, map[string]any{"token": tok, "id": t.ID, "expires": t.Expires, "user": u})
 }
 
 func (s *Server) apiMe(w http.ResponseWriter, r *http.Request) {
@@ -389,7 +392,7 @@ func (s *Server) postTournament(w http.ResponseWriter, r *http.Request) {
 		req.Game, req.Name = r.PostFormValue("game"), strings.TrimSpace(r.PostFormValue("name"))
 		req.Reps, _ = strconv.Atoi(r.PostFormValue("reps"))
 	}
-	if !knownGame(req.Game) || !namePattern.MatchString(req.Name) {
+	if !knownGame(req.Game) || !names.Valid(req.Name) {
 		s.fail(w, r, http.StatusBadRequest, "give a known game and a tournament name of 1 to 40 letters, digits, '.', '_' or '-'")
 		return
 	}

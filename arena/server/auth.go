@@ -9,11 +9,13 @@ import (
 	"encoding/hex"
 	"errors"
 	"net/http"
-	"regexp"
-	"slices"
 	"strings"
+	"sync"
 	"time"
 
+	"github.com/alexedwards/argon2id"
+
+	"github.com/botarena/arena/arena/names"
 	"github.com/botarena/arena/arena/store"
 )
 
@@ -26,7 +28,11 @@ const SessionLife = 14 * 24 * time.Hour
 // MinPassword is the shortest password accepted.
 const MinPassword = 8
 
-var namePattern = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]{0,39}$`)
+// TokenLife is how long a new API token works unless its maker asks for less.
+const TokenLife = 90 * 24 * time.Hour
+
+// LoginWindow is the window of the per-account login limit (Options.AccountLoginFailures).
+const LoginWindow = 15 * time.Minute
 
 type ctxKey int
 
@@ -66,7 +72,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		if auth := r.Header.Get("Authorization"); strings.HasPrefix(auth, "Bearer ") {
 			u, err := s.st.TokenUser(ctx, hashToken(strings.TrimPrefix(auth, "Bearer ")))
 			if err != nil {
-				s.fail(w, r, http.StatusUnauthorized, "unknown API token: make one on /me or with POST /api/v1/tokens")
+				s.fail(w, r, http.StatusUnauthorized, "unknown, expired or revoked API token: make one on /me or with POST /api/v1/tokens")
 				return
 			}
 			ctx = context.WithValue(context.WithValue(ctx, userKey, u), viaTokenKey, true)
@@ -107,32 +113,59 @@ func (s *Server) csrf(next http.Handler) http.Handler {
 	})
 }
 
-// register creates an account; the error says what to fix.
+// register creates an author's account; the error says what to fix. Registering never gives a
+// role: organisers are made on the server's command line (arena user).
 func (s *Server) register(ctx context.Context, name, password string) (store.User, error) {
-	if !namePattern.MatchString(name) {
-		return store.User{}, errors.New("a user name is 1 to 40 letters, digits, '.', '_' or '-', starting with a letter or digit")
+	if err := names.User(name); err != nil {
+		return store.User{}, err
 	}
-	if strings.EqualFold(name, houseUser) {
-		return store.User{}, errors.New("that name is the arena's own: pick another")
-	}
-	if len(password) < MinPassword || len(password) > 1024 {
-		return store.User{}, errors.New("a password has 8 to 1024 characters")
+	if err := PasswordRule(password); err != nil {
+		return store.User{}, err
 	}
 	hash, err := s.hashPassword(ctx, password)
 	if err != nil {
 		return store.User{}, err
 	}
-	role := store.RoleAuthor
-	if slices.ContainsFunc(s.opt.Organisers, func(o string) bool { return strings.EqualFold(o, name) }) {
-		role = store.RoleOrganiser
-	}
-	return s.st.CreateUser(ctx, name, hash, role)
+	return s.st.CreateUser(ctx, name, hash, store.RoleAuthor)
 }
+
+// PasswordRule checks a new password.
+func PasswordRule(password string) error {
+	if len(password) < MinPassword || len(password) > 1024 {
+		return errors.New("a password has 8 to 1024 characters")
+	}
+	return nil
+}
+
+// HashPassword is how every password is stored (argon2id), by the server and by arena user.
+func HashPassword(password string) (string, error) {
+	return argon2id.CreateHash(password, argon2id.DefaultParams)
+}
+
+// errTooManyFailures is a login refused by the per-account limit, before any password check.
+var errTooManyFailures = errors.New("too many failed logins for this account: wait 15 minutes and try again (its sessions and API tokens still work)")
 
 // checkPassword returns the user when the password is right; one message for every failure,
 // so the answer does not tell which names exist, and one hash's cost for every check, so its
-// time does not either (verifyPassword). errBusy when no hash slot came free in time.
+// time does not either (verifyPassword); errBusy when no hash slot came free in time.
+// Failures count against the name (existing or not, in any letter case or look-alike
+// spelling) from every address: past Options.AccountLoginFailures in LoginWindow, the name is
+// refused without a check.
 func (s *Server) checkPassword(ctx context.Context, name, password string) (store.User, error) {
+	// Each attempt counts as a failure before the check (so concurrent attempts cannot slip
+	// past the limit together) and is given back when the password was right.
+	key := names.Key(name)
+	if !s.failures.take(key) {
+		return store.User{}, errTooManyFailures
+	}
+	u, err := s.checkPasswordOnce(ctx, name, password)
+	if err == nil {
+		s.failures.giveBack(key)
+	}
+	return u, err
+}
+
+func (s *Server) checkPasswordOnce(ctx context.Context, name, password string) (store.User, error) {
 	wrong := errors.New("wrong user name or password")
 	u, err := s.st.UserByName(ctx, name)
 	hash := u.PwHash
@@ -168,8 +201,9 @@ func (s *Server) endSession(w http.ResponseWriter, r *http.Request) {
 		SameSite: http.SameSiteLaxMode, MaxAge: -1})
 }
 
-// newToken makes an API token for u and returns it (shown once; only its hash is kept).
-func (s *Server) newToken(ctx context.Context, u store.User, label string) (string, error) {
+// newToken makes an API token for u that works for days (0: Options.TokenLife) and returns it
+// (shown once; only its hash is kept). Callers have checked u's password just before.
+func (s *Server) newToken(ctx context.Context, u store.User, label string, days int) (string, store.Token, error) {
 	tok := "arena_" + randomToken()
 	if label == "" {
 		label = "token"
@@ -177,7 +211,12 @@ func (s *Server) newToken(ctx context.Context, u store.User, label string) (stri
 	if len(label) > 64 {
 		label = label[:64]
 	}
-	return tok, s.st.CreateToken(ctx, u.ID, hashToken(tok), label)
+	life := s.opt.TokenLife
+	if days > 0 && time.Duration(days)*24*time.Hour < life {
+		life = time.Duration(days) * 24 * time.Hour
+	}
+	t, err := s.st.CreateToken(ctx, u.ID, hashToken(tok), label, time.Now().Add(life))
+	return tok, t, err
 }
 
 // needUser answers 401 (API) or redirects to the login page when nobody is logged in.
@@ -200,8 +239,59 @@ func (s *Server) needOrganiser(w http.ResponseWriter, r *http.Request) (store.Us
 		return u, false
 	}
 	if u.Role != store.RoleOrganiser {
-		s.fail(w, r, http.StatusForbidden, "only an organiser may do this (arena serve --organiser NAME gives the role)")
+		s.fail(w, r, http.StatusForbidden, "only an organiser may do this (on the server, arena user role NAME organiser gives the role)")
 		return u, false
 	}
 	return u, true
+}
+
+// failures counts failed logins per account name key in fixed windows of LoginWindow. Memory
+// is bounded by the attempts one window lets in: the per-address limit comes first, and
+// entries of past windows are dropped as new ones come.
+type failures struct {
+	mu    sync.Mutex
+	limit int
+	m     map[string]*failWindow
+	swept time.Time
+}
+
+type failWindow struct {
+	start time.Time
+	n     int
+}
+
+func newFailures(limit int) *failures { return &failures{limit: limit, m: map[string]*failWindow{}} }
+
+// take counts one failure of key unless the limit is reached (then it reports false).
+func (f *failures) take(key string) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	now := time.Now()
+	if now.Sub(f.swept) >= LoginWindow {
+		for k, e := range f.m {
+			if now.Sub(e.start) >= LoginWindow {
+				delete(f.m, k)
+			}
+		}
+		f.swept = now
+	}
+	e := f.m[key]
+	if e == nil || now.Sub(e.start) >= LoginWindow {
+		e = &failWindow{start: now}
+		f.m[key] = e
+	}
+	if e.n >= f.limit {
+		return false
+	}
+	e.n++
+	return true
+}
+
+// giveBack undoes take's count after a right password.
+func (f *failures) giveBack(key string) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if e := f.m[key]; e != nil && e.n > 0 {
+		e.n--
+	}
 }

@@ -46,6 +46,8 @@ type envOptions struct {
 	noLadder  bool
 	games     []string
 	fullGames bool // the games' own parameters (the load benchmark)
+
+	trustedProxies []string // Options.TrustedProxies
 }
 
 func newEnv(t testing.TB, o envOptions) *env {
@@ -75,7 +77,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	lad := &ladder.Ladder{Store: st, Queue: q, Resolver: &botspec.Resolver{Python: testenv.Python()}, Jobs: o.jobs, LocalJobs: o.jobs,
 		Games: o.games, Pause: 50 * time.Millisecond, Params: params}
 	srv, err := New(context.Background(), st, lad, Options{SecureCookies: o.secure, MaxUpload: o.maxUpload, Unpack: o.unpack,
-		Organisers: []string{"orga"}, LoginRate: o.loginRate})
+		LoginRate: o.loginRate, TrustedProxies: o.trustedProxies})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,6 +114,41 @@ func (e *env) register(name string) *client {
 	if resp.StatusCode != http.StatusSeeOther {
 		e.t.Fatalf("register %s: %s", name, resp.Status)
 	}
+	return e.session(name, "password-"+name, resp)
+}
+
+// organiser makes an organiser the one way there is, on the store (what arena user add does),
+// and logs in as it.
+func (e *env) organiser(name string) *client {
+	e.t.Helper()
+	hash, err := HashPassword("password-" + name)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if _, err := e.st.CreateUser(context.Background(), name, hash, store.RoleOrganiser); err != nil {
+		e.t.Fatal(err)
+	}
+	return e.login(name, "password-"+name)
+}
+
+// login logs in through the form.
+func (e *env) login(name, password string) *client {
+	e.t.Helper()
+	resp, err := noRedirect.PostForm(e.ts.URL+"/login", url.Values{"name": {name}, "password": {password}})
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusSeeOther {
+		e.t.Fatalf("login %s: %s", name, resp.Status)
+	}
+	return e.session(name, password, resp)
+}
+
+// session is the client of a register or login answer: its cookie, the CSRF token of its
+// session, and an API token.
+func (e *env) session(name, password string, resp *http.Response) *client {
+	e.t.Helper()
 	c := &client{e: e, name: name}
 	for _, ck := range resp.Cookies() {
 		if ck.Name == SessionCookie {
@@ -119,7 +156,7 @@ func (e *env) register(name string) *client {
 		}
 	}
 	if c.cookie == nil {
-		e.t.Fatalf("register %s: no session cookie", name)
+		e.t.Fatalf("%s: no session cookie", name)
 	}
 	page := c.get("/upload", http.StatusOK)
 	m := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(page)
@@ -128,7 +165,7 @@ func (e *env) register(name string) *client {
 	}
 	c.csrf = m[1]
 	var tok struct{ Token string }
-	c.apiJSON("POST", "/api/v1/tokens", map[string]string{"name": name, "password": "password-" + name}, http.StatusCreated, &tok)
+	c.apiJSON("POST", "/api/v1/tokens", map[string]string{"name": name, "password": password}, http.StatusCreated, &tok)
 	c.token = tok.Token
 	return c
 }

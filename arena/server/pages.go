@@ -303,7 +303,11 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil {
-		w.WriteHeader(http.StatusUnauthorized)
+		code := http.StatusUnauthorized
+		if errors.Is(err, errTooManyFailures) {
+			code = http.StatusTooManyRequests
+		}
+		w.WriteHeader(code)
 		s.render(w, r, "login", map[string]any{"Title": "Log in", "Error": err.Error(), "Name": name, "Next": safeNext(r.PostFormValue("next"))})
 		return
 	}
@@ -351,33 +355,6 @@ func (s *Server) postUpload(w http.ResponseWriter, r *http.Request) {
 	gs, _ := s.games(r.Context())
 	w.WriteHeader(b.code)
 	s.render(w, r, "upload", map[string]any{"Title": "Upload a bot", "Games": gs, "Error": b.msg, "Game": game, "Name": name, "MaxMiB": s.opt.MaxUpload >> 20})
-}
-
-func (s *Server) pageMe(w http.ResponseWriter, r *http.Request) {
-	u, ok := s.needUser(w, r)
-	if !ok {
-		return
-	}
-	bots, err := s.st.WebBots(r.Context(), "", u.ID)
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
-	s.render(w, r, "me", map[string]any{"Title": u.Name, "Bots": bots})
-}
-
-func (s *Server) postToken(w http.ResponseWriter, r *http.Request) {
-	u, ok := s.needUser(w, r)
-	if !ok {
-		return
-	}
-	tok, err := s.newToken(r.Context(), u, r.PostFormValue("label"))
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
-	bots, _ := s.st.WebBots(r.Context(), "", u.ID)
-	s.render(w, r, "me", map[string]any{"Title": u.Name, "Bots": bots, "Token": tok})
 }
 
 func (s *Server) pageOrganiser(w http.ResponseWriter, r *http.Request) {

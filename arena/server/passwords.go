@@ -21,7 +21,7 @@ func (s *Server) hashPassword(ctx context.Context, password string) (string, err
 	}
 	defer release()
 	s.hashes.Add(1)
-	return argon2id.CreateHash(password, argon2id.DefaultParams)
+	return HashPassword(password)
 }
 
 // verifyPassword checks a password against a stored hash within the hashing budget. A stored

@@ -21,6 +21,7 @@ import (
 	"github.com/go-chi/httprate"
 
 	"github.com/botarena/arena/arena/ladder"
+	"github.com/botarena/arena/arena/names"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/upload"
 )
@@ -41,10 +42,17 @@ type Options struct {
 	MaxUpload int64
 	// Unpack bounds what an upload may unpack to (default upload.DefaultLimits).
 	Unpack upload.Limits
-	// Organisers are user names that get the organiser role (at start and when they register).
-	Organisers []string
 	// LoginRate is how many login attempts one address may make per minute (default 10).
 	LoginRate int
+	// AccountLoginFailures is how many failed logins one account name may have in LoginWindow,
+	// from any number of addresses, before its logins are refused (default 10).
+	AccountLoginFailures int
+	// TokenLife is how long a new API token works (default TokenLife, 90 days).
+	TokenLife time.Duration
+	// TrustedProxies are the addresses (CIDR or IP) of reverse proxies whose X-Forwarded-For
+	// names the client; from any other peer the header is ignored. None by default: the
+	// client is the peer.
+	TrustedProxies []string
 	// Logger for request errors (default: the standard logger).
 	Logger *log.Logger
 	// Budget bounds requests, clients and costly work (zero fields: defaults).
@@ -66,10 +74,12 @@ type Server struct {
 	// renders and hashes count replays decoded for viewer pages and passwords hashed (the
 	// hostile-web tests read them).
 	renders, hashes atomic.Int64
+	// failures counts failed logins per account.
+	failures *failures
 }
 
 // New builds a server over an open store and a ladder (not yet running). It seeds the house
-// user and bots and gives the organisers their role.
+// user and bots.
 func New(ctx context.Context, st *store.Store, lad *ladder.Ladder, opt Options) (*Server, error) {
 	if opt.DataDir == "" {
 		opt.DataDir = st.Path + ".files"
@@ -80,6 +90,17 @@ func New(ctx context.Context, st *store.Store, lad *ladder.Ladder, opt Options) 
 	if opt.LoginRate <= 0 {
 		opt.LoginRate = 10
 	}
+	if opt.AccountLoginFailures <= 0 {
+		opt.AccountLoginFailures = 10
+	}
+	if opt.TokenLife <= 0 {
+		opt.TokenLife = TokenLife
+	}
+	proxies, err := trustedPrefixes(opt.TrustedProxies)
+	if err != nil {
+		return nil, err
+	}
+	opt.TrustedProxies = proxies
 	if opt.Logger == nil {
 		opt.Logger = log.Default()
 	}
@@ -87,7 +108,7 @@ func New(ctx context.Context, st *store.Store, lad *ladder.Ladder, opt Options) 
 	if err := os.MkdirAll(filepath.Join(opt.DataDir, "versions"), 0o700); err != nil {
 		return nil, fmt.Errorf("data folder %s: %w: give a writable --data folder", opt.DataDir, err)
 	}
-	s := &Server{st: st, lad: lad, opt: opt, events: newBroker(), limits: newLimits(opt.Budget)}
+	s := &Server{st: st, lad: lad, opt: opt, events: newBroker(), limits: newLimits(opt.Budget), failures: newFailures(opt.AccountLoginFailures)}
 	if err := s.parseTemplates(); err != nil {
 		return nil, err
 	}
@@ -102,10 +123,8 @@ func New(ctx context.Context, st *store.Store, lad *ladder.Ladder, opt Options) 
 	if err := lad.SeedHouse(ctx, house.ID); err != nil {
 		return nil, err
 	}
-	for _, o := range opt.Organisers {
-		if err := st.SetRole(ctx, o, store.RoleOrganiser); err != nil && !errors.Is(err, store.ErrNotFound) {
-			return nil, err
-		}
+	if err := s.noteOrganisers(ctx); err != nil {
+		return nil, err
 	}
 	prev := lad.OnEvent
 	lad.OnEvent = func(e ladder.Event) {
@@ -120,17 +139,21 @@ func New(ctx context.Context, st *store.Store, lad *ladder.Ladder, opt Options) 
 }
 
 // houseUser owns the house bots.
-const houseUser = "house"
+const houseUser = names.House
 
 // ServeHTTP serves every page and API call.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.handler.ServeHTTP(w, r) }
 
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	// The server faces its clients directly (no trusted proxy): the client is the peer address.
+	// The client is the peer address, or what a trusted proxy says it is (Options.TrustedProxies).
 	// The budget comes before anything reads a body: authenticate reads headers only, forms
 	// parses the body once within the budget's bound, and the CSRF check reads that form.
-	r.Use(middleware.Recoverer, middleware.ClientIPFromRemoteAddr, s.requestBudget, s.authenticate, s.forms)
+	r.Use(middleware.Recoverer, middleware.ClientIPFromRemoteAddr)
+	if len(s.opt.TrustedProxies) > 0 {
+		r.Use(middleware.ClientIPFromXFF(s.opt.TrustedProxies...))
+	}
+	r.Use(s.requestBudget, s.authenticate, s.forms)
 	r.Get("/static/{name}", s.serveStatic)
 	byClient := func(r *http.Request) (string, error) {
 		return httprate.CanonicalizeIP(middleware.GetClientIP(r.Context())), nil
@@ -162,10 +185,13 @@ func (s *Server) routes() http.Handler {
 		r.Get("/login", s.pageLogin)
 		r.With(loginLimit).Post("/login", s.postLogin)
 		r.Post("/logout", s.postLogout)
+		r.Post("/logout/everywhere", s.postLogoutEverywhere)
 		r.Get("/upload", s.pageUpload)
 		r.Post("/upload", s.postUpload)
 		r.Get("/me", s.pageMe)
-		r.Post("/me/tokens", s.postToken)
+		r.With(loginLimit).Post("/me/tokens", s.postToken)
+		r.Post("/me/tokens/{id}/revoke", s.postRevokeToken)
+		r.With(loginLimit).Post("/me/password", s.postPassword)
 		r.Post("/bots/{id}/disable", s.postDisable(true))
 		r.Post("/bots/{id}/enable", s.postDisable(false))
 		r.Post("/matches/{id}/replay", s.postReplayMatch)
@@ -194,7 +220,11 @@ func (s *Server) routes() http.Handler {
 		r.Get("/tournaments/{id}/matches/{idx}/replay", s.apiTournamentReplay)
 		r.With(registerLimit).Post("/users", s.apiRegister)
 		r.With(loginLimit).Post("/tokens", s.apiToken)
+		r.Get("/tokens", s.apiTokens)
+		r.Delete("/tokens/{id}", s.apiRevokeToken)
 		r.Get("/me", s.apiMe)
+		r.With(loginLimit).Post("/me/password", s.apiPassword)
+		r.Post("/me/logout", s.apiLogoutEverywhere)
 		r.Post("/uploads", s.apiUpload)
 		r.Post("/bots/{id}/disable", s.postDisable(true))
 		r.Post("/bots/{id}/enable", s.postDisable(false))

@@ -105,7 +105,7 @@ func TestValidationAndLadder(t *testing.T) {
 
 	// The organiser replays a ladder match (same versions, same seed) and makes a tournament of
 	// the current versions (the house bot, played in-process, is not an entrant).
-	orga := e.register("orga")
+	orga := e.organiser("orga")
 	orga.apiJSON("POST", fmt.Sprintf("/api/v1/matches/%d/replay", ms.Matches[0].ID), nil, http.StatusAccepted, nil)
 	ada.apiJSON("POST", fmt.Sprintf("/api/v1/matches/%d/replay", ms.Matches[0].ID), nil, http.StatusForbidden, nil)
 	var made struct {
@@ -171,7 +171,7 @@ func TestSecurityRules(t *testing.T) {
 	e := newEnv(t, envOptions{maxUpload: 64 << 10})
 	ada := e.register("ada")
 	bob := e.register("bob")
-	orga := e.register("orga")
+	orga := e.organiser("orga")
 	anon := &client{e: e}
 
 	t.Run("cookie", func(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/botarena/arena/arena/ladder"
+	"github.com/botarena/arena/arena/names"
 	"github.com/botarena/arena/arena/rating"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/upload"
@@ -71,8 +72,8 @@ func (s *Server) accept(ctx context.Context, u store.User, game, name, filename 
 	if !knownGame(game) {
 		return store.Version{}, bad(http.StatusBadRequest, "unknown game %q: pick one of the games on the front page", game)
 	}
-	if !namePattern.MatchString(name) {
-		return store.Version{}, bad(http.StatusBadRequest, "a bot name is 1 to 40 letters, digits, '.', '_' or '-', starting with a letter or digit")
+	if err := names.Bot(name); err != nil {
+		return store.Version{}, bad(http.StatusBadRequest, "%v", err)
 	}
 	if int64(len(data)) > s.opt.MaxUpload {
 		return store.Version{}, bad(http.StatusRequestEntityTooLarge, "the upload is larger than %d MiB", s.opt.MaxUpload>>20)

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/botarena/arena/arena/names"
 )
 
 // Schema version 3 adds what arena serve keeps: accounts (users, sessions, API tokens), the bots
@@ -267,12 +269,13 @@ func isUnique(err error) bool {
 	return err != nil && strings.Contains(err.Error(), "UNIQUE constraint")
 }
 
-// CreateUser adds an account; the name is unique regardless of case.
+// CreateUser adds an account; the name is unique regardless of case and of look-alike
+// letters (names.Key).
 func (s *Store) CreateUser(ctx context.Context, name, pwHash, role string) (User, error) {
 	at := now()
-	res, err := s.db.ExecContext(ctx, "INSERT INTO users(name, pw_hash, role, created) VALUES(?,?,?,?)", name, pwHash, role, at)
+	res, err := s.db.ExecContext(ctx, "INSERT INTO users(name, name_key, pw_hash, role, created) VALUES(?,?,?,?,?)", name, names.Key(name), pwHash, role, at)
 	if isUnique(err) {
-		return User{}, fmt.Errorf("%w: the name %q is taken: pick another", ErrExists, name)
+		return User{}, s.takenBy(ctx, name)
 	}
 	if err != nil {
 		return User{}, s.wrap(err, "creating user")
@@ -314,8 +317,8 @@ func (s *Store) UserByName(ctx context.Context, name string) (User, error) {
 
 // CreateSession stores a session by the hash of its cookie token.
 func (s *Store) CreateSession(ctx context.Context, tokenHash string, userID int64, csrf string, expires time.Time) error {
-	_, err := s.db.ExecContext(ctx, "INSERT INTO sessions(token_hash, user_id, csrf, expires) VALUES(?,?,?,?)",
-		tokenHash, userID, csrf, expires.UTC().Format(time.RFC3339Nano))
+	_, err := s.db.ExecContext(ctx, "INSERT INTO sessions(token_hash, user_id, csrf, expires, created) VALUES(?,?,?,?,?)",
+		tokenHash, userID, csrf, expires.UTC().Format(time.RFC3339Nano), now())
 	return s.wrap(err, "creating session")
 }
 
@@ -346,16 +349,42 @@ func (s *Store) DeleteSession(ctx context.Context, tokenHash string) error {
 	return s.wrap(err, "deleting session")
 }
 
-// CreateToken stores an API token by its hash.
-func (s *Store) CreateToken(ctx context.Context, userID int64, tokenHash, label string) error {
-	_, err := s.db.ExecContext(ctx, "INSERT INTO api_tokens(user_id, token_hash, label, created) VALUES(?,?,?,?)", userID, tokenHash, label, now())
-	return s.wrap(err, "creating token")
+// CreateToken stores an API token by its hash; it works until expires.
+func (s *Store) CreateToken(ctx context.Context, userID int64, tokenHash, label string, expires time.Time) (Token, error) {
+	at := now()
+	res, err := s.db.ExecContext(ctx, "INSERT INTO api_tokens(user_id, token_hash, label, created, expires) VALUES(?,?,?,?,?)",
+		userID, tokenHash, label, at, expires.UTC().Format(time.RFC3339Nano))
+	if err != nil {
+		return Token{}, s.wrap(err, "creating token")
+	}
+	id, _ := res.LastInsertId()
+	return Token{ID: id, Label: label, Created: parseTime(at), Expires: expires.UTC()}, nil
 }
 
-// TokenUser returns the owner of an API token.
+// TokenUser returns the owner of a live API token and notes its use (at most once a minute);
+// an expired token is deleted and not found.
 func (s *Store) TokenUser(ctx context.Context, tokenHash string) (User, error) {
-	u, err := scanUser(s.db.QueryRowContext(ctx, "SELECT u.id, u.name, u.pw_hash, u.role, u.created FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?", tokenHash))
-	return u, s.wrap(err, "reading token")
+	var expires, used string
+	var u User
+	var created string
+	err := s.db.QueryRowContext(ctx, "SELECT u.id, u.name, u.pw_hash, u.role, u.created, t.expires, t.last_used FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?", tokenHash).
+		Scan(&u.ID, &u.Name, &u.PwHash, &u.Role, &created, &expires, &used)
+	if errors.Is(err, sql.ErrNoRows) {
+		return User{}, ErrNotFound
+	}
+	if err != nil {
+		return User{}, s.wrap(err, "reading token")
+	}
+	t := time.Now()
+	if !parseTime(expires).After(t) {
+		_, _ = s.db.ExecContext(ctx, "DELETE FROM api_tokens WHERE token_hash = ?", tokenHash)
+		return User{}, ErrNotFound
+	}
+	if parseTime(used).Before(t.Add(-time.Minute)) {
+		_, _ = s.db.ExecContext(ctx, "UPDATE api_tokens SET last_used = ? WHERE token_hash = ?", now(), tokenHash)
+	}
+	u.Created = parseTime(created)
+	return u, nil
 }
 
 // EnsureBot returns the user's bot of that name in that game, creating it; a name another
@@ -371,11 +400,18 @@ func (s *Store) EnsureBot(ctx context.Context, userID int64, game, name, house s
 	if !errors.Is(err, ErrNotFound) {
 		return WebBot{}, err
 	}
-	_, err = s.db.ExecContext(ctx, "INSERT INTO web_bots(user_id, game, name, house, created) VALUES(?,?,?,?,?)", userID, game, name, house, now())
+	_, err = s.db.ExecContext(ctx, "INSERT INTO web_bots(user_id, game, name, name_key, house, created) VALUES(?,?,?,?,?,?)", userID, game, name, names.Key(name), house, now())
 	if err != nil && !isUnique(err) {
 		return WebBot{}, s.wrap(err, "creating bot")
 	}
-	return s.BotByName(ctx, game, name)
+	b, err = s.BotByName(ctx, game, name)
+	if errors.Is(err, ErrNotFound) { // not this name: a look-alike of another bot holds the key
+		var other string
+		_ = s.db.QueryRowContext(ctx, "SELECT name FROM web_bots WHERE game = ? AND name_key = ?", game, names.Key(name)).Scan(&other)
+		return WebBot{}, fmt.Errorf("%w: %s already has a bot named %q, which %q looks too much like: pick another name (or upload as %q if it is yours)",
+			ErrExists, game, other, name, other)
+	}
+	return b, err
 }
 
 const botCols = "b.id, b.user_id, u.name, b.game, b.name, b.disabled, b.house, b.created"
