@@ -39,6 +39,9 @@ func newWorker() *cobra.Command {
 	rangeVar(f, &jobs, "jobs", runtime.NumCPU(), 1, maxJobs(), "matches played at once")
 	// Sandbox limits come with each job (the coordinator's), so a match runs the same anywhere.
 	f.BoolVar(&strict, "strict", false, "refuse to build or start a bot when any sandbox layer is missing here, whatever the job says")
+	var retryDelay time.Duration
+	rangeVar(f, &retryDelay, "retry-delay", tournament.DefaultRetryDelay, 10*time.Millisecond, tournament.MaxRetryDelay,
+		"a job this worker hands back (it cannot build one of its bots here, or their files are not to be had now) waits this long before it is handed out again, doubling with each delivery")
 	resolver := buildFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if url == "" {
@@ -63,7 +66,7 @@ func newWorker() *cobra.Command {
 			return err
 		}
 		logf(fmt.Sprintf("worker %d: %d jobs at once, ack wait %v, max deliver %d", os.Getpid(), jobs, q.AckWait, q.MaxDeliver))
-		return tournament.Work(ctx, q, tournament.WorkOptions{Jobs: jobs, Resolver: resolver(strict), Strict: strict, Log: logf})
+		return tournament.Work(ctx, q, tournament.WorkOptions{Jobs: jobs, Resolver: resolver(strict), Strict: strict, Log: logf, RetryDelay: retryDelay})
 	}
 	return cmd
 }
