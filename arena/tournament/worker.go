@@ -199,7 +199,7 @@ func (w *worker) handle(ctx context.Context, d *queue.Delivery, pl *pool) {
 		if botspec.Classify(retry) == botspec.Unavailable {
 			verb = "declined"
 		}
-		w.opt.Log(fmt.Sprintf("job %s %s (delivery %d of %d): %v; back in the queue in %v", job.ID(), verb, d.Delivered, w.q.MaxDeliver, retry, wait))
+		w.opt.Log(fmt.Sprintf("job %s %s (delivery %d of %d), back in the queue in %v: %v", job.ID(), verb, d.Delivered, w.q.MaxDeliver, wait, retry))
 		_ = d.RetryAfter(wait)
 		return
 	}
