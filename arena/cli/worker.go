@@ -29,7 +29,10 @@ func newWorker() *cobra.Command {
 			"serve with --nats or --nats-listen), fetches each bot's files by content hash from the object store (a hash mismatch\n" +
 			"is refused), builds and plays them in this machine's sandbox exactly as a local tournament\n" +
 			"does, and publishes the result and replay. Kill it at any time: its job goes to another worker\n" +
-			"after the ack wait and is played again from its seed, recorded once.",
+			"after the ack wait and is played again from its seed, recorded once.\n\n" +
+			"At its start it says which languages it builds (as arena doctor does). A job with a bot it\n" +
+			"cannot build here it declines: the job is held back --retry-delay, doubling with each\n" +
+			"delivery, for a worker that can; at the job's last delivery the bot is charged with the reason.",
 		Example: "  arena worker --nats nats://coordinator:4222 --jobs 8",
 		Args:    cobra.NoArgs,
 	}
