@@ -319,3 +319,71 @@ func TestWorkerWithoutPythonDeclines(t *testing.T) {
 		}
 	}
 }
+
+// TestInfrastructureFailureRetried: where the arena itself fails to prepare a bot (here its
+// Go compiler cache cannot be made: XDG_CACHE_HOME names a path under a file), that bot's
+// matches are recorded as infrastructure failures naming the cause, charged to no bot, the
+// others are played, and --resume, with the cache back, plays the failed ones.
+func TestInfrastructureFailureRetried(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	bots := unpreparable(t, dir)[:1] // freq
+	// A Go bot of this test's own (its hash is new: no other test's build of it is cached).
+	gobot := filepath.Join(dir, "bots", "gopaper")
+	if err := os.MkdirAll(gobot, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := "// Command gopaper: paper, built for TestInfrastructureFailureRetried " + dir + "\npackage main\n\nimport (\n\tdynamitebots \"github.com/botarena/arena/bots/dynamite\"\n\t\"github.com/botarena/arena/sdk\"\n)\n\nfunc main() { sdk.Serve(dynamitebots.Paper()) }\n"
+	if err := os.WriteFile(filepath.Join(gobot, "main.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	py, _ := os.ReadFile(pythonBot)
+	other := filepath.Join(dir, "bots", "freq2")
+	if err := os.MkdirAll(other, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(other, "bot.py"), py, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bots = append(bots, other, gobot)
+	db := filepath.Join(dir, "i.db")
+	args := append([]string{"tournament", "dynamite", "--store", db, "--name", "t", "--seed", "5", "--jobs", "2",
+		"--target", "30", "--rounds", "100", "--plain", "--queue=false"}, bots...)
+	cmd := exec.Command(arenaBin, args...)
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(pythonBot, "cache"))
+	out, err := cmd.CombinedOutput()
+	if err == nil {
+		t.Fatalf("the tournament finished though a bot could not be built:\n%s", out)
+	}
+	for _, want := range []string{"FAILED: infrastructure failure, charged to no bot: bot gopaper could not be prepared", "--resume t", "2 of 6 matches done, 4 failed"} {
+		if !strings.Contains(string(out), want) {
+			t.Errorf("the output does not say %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(string(out), "forfeits") {
+		t.Errorf("a bot was charged for the arena's failure:\n%s", out)
+	}
+	st, err := store.Open(db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	tr, err := st.FindTournament(ctx, "t")
+	if err != nil {
+		t.Fatal(err)
+	}
+	faults, err := st.Faults(ctx, tr.ID, -1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	if len(faults) > 0 {
+		t.Errorf("faults charged for the arena's failure: %+v", faults)
+	}
+	res := exec.Command(arenaBin, "tournament", "--resume", "t", "--store", db, "--plain", "--jobs", "2", "--queue=false")
+	res.Dir = root
+	if out, err := res.CombinedOutput(); err != nil || !strings.Contains(string(out), "6/6 matches done") {
+		t.Fatalf("--resume with the cache back: %v\n%s", err, out)
+	}
+}
