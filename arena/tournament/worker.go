@@ -233,7 +233,14 @@ func (w *worker) handle(ctx context.Context, d *queue.Delivery, pl *pool) {
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.q.AckWait/2)
 	_ = d.Done(actx)
 	cancel()
-	w.opt.Log(fmt.Sprintf("job %s done: %s", job.ID(), res.Summary+res.Infra+res.Error))
+	msg := res.Summary + res.Infra + res.Error
+	for s, why := range res.Broken {
+		if why != "" {
+			first, _, _ := strings.Cut(why, "\n")
+			msg += fmt.Sprintf("; %s charged: %s", job.Bots[s].Name, first)
+		}
+	}
+	w.opt.Log(fmt.Sprintf("job %s done: %s", job.ID(), msg))
 }
 
 // play plays a job's match. retry is set when the job should go to another worker (the
