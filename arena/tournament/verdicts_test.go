@@ -387,3 +387,33 @@ func TestInfrastructureFailureRetried(t *testing.T) {
 		t.Fatalf("--resume with the cache back: %v\n%s", err, out)
 	}
 }
+
+// TestDoctor: arena doctor lists every language with the checks the builds make: here, on a
+// PATH without rustc, Rust is not ready (with the fix) and the others are; it exits 0 unless
+// --strict.
+func TestDoctor(t *testing.T) {
+	t.Parallel()
+	env := envWithout(t, "rustc", "cargo")
+	cmd := exec.Command(arenaBin, "doctor")
+	cmd.Dir, cmd.Env = t.TempDir(), env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("arena doctor: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		`(?m)^Go\s+ready\s+go1\.`, `(?m)^Python\s+ready\s+\S+ \(Python 3\.\d+`, `(?m)^JavaScript\s+ready\s`, `(?m)^TypeScript\s+ready\s`,
+		`(?m)^Rust\s+not ready\s+cannot build Rust bots here: no rustc on PATH: .*install Rust with rustup`,
+		`(?m)^Java\s+ready\s`, `(?m)^C\+\+\s+ready\s`, `(?m)^stdio\s+ready\s`,
+		`(?m)^\s+a bot with requirements.txt cannot be installed here .*--wheels DIR or --build-network`,
+	} {
+		if !regexp.MustCompile(want).Match(out) {
+			t.Errorf("arena doctor does not say %s:\n%s", want, out)
+		}
+	}
+	cmd = exec.Command(arenaBin, "doctor", "--strict", "--wheels", t.TempDir())
+	cmd.Dir, cmd.Env = t.TempDir(), env
+	out, err = cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "languages not ready: [Rust]") || !strings.Contains(string(out), "requirements.txt installs from the wheel folder") {
+		t.Fatalf("arena doctor --strict without rustc: %v\n%s", err, out)
+	}
+}
