@@ -71,8 +71,8 @@ func (r *Resolver) Command(arg string) (host.Command, error) {
 }
 
 // Prepare classifies arg, takes its snapshot and builds it. A failed build returns the
-// snapshot with a *build.Error (errors.Is(err, build.ErrBuild)): that bot's verdict. Any other
-// error is the user's to fix (a missing file, a submission too big, no interpreter).
+// snapshot with a *build.Error (errors.Is(err, build.ErrBuild)): that bot's verdict. Classify
+// says whose any error is (the bot's, this machine's lack, the submission's, the arena's).
 func (r *Resolver) Prepare(arg string) (Prepared, error) {
 	r.mu.Lock()
 	if r.done == nil {
@@ -85,6 +85,14 @@ func (r *Resolver) Prepare(arg string) (Prepared, error) {
 	}
 	r.mu.Unlock()
 	p.once.Do(func() { p.p, p.err = r.prepare(arg) })
+	if Classify(p.err) == Infrastructure {
+		// The arena's failure (a full files store, say) may be gone next time: not kept.
+		r.mu.Lock()
+		if r.done[arg] == p {
+			delete(r.done, arg)
+		}
+		r.mu.Unlock()
+	}
 	return p.p, p.err
 }
 
@@ -103,6 +111,10 @@ func (r *Resolver) prepare(arg string) (Prepared, error) {
 		return Prepared{}, err
 	}
 	out := Prepared{Source: src, Snapshot: snap}
+	// The toolchain first: without it the bot cannot play here (see Classify).
+	if err := r.ready(src); err != nil {
+		return out, err
+	}
 	c := host.Command{Name: arg, Dir: BotDir, Mounts: []sandbox.Mount{{Host: snap.Dir, At: BotDir}}}
 	var program []string // what runs, inside the sandbox
 	switch src.Kind {
@@ -121,6 +133,9 @@ func (r *Resolver) prepare(arg string) (Prepared, error) {
 		}
 		if build.HasRequirements(snap) {
 			a, err := build.PythonDeps(r.Build, arg, snap, rt, store)
+			if errors.Is(err, build.ErrNoSource) {
+				err = build.Cannot("install a Python bot's "+build.Requirements, err)
+			}
 			if err != nil {
 				return out, err
 			}
@@ -163,14 +178,14 @@ func (r *Resolver) prepare(arg string) (Prepared, error) {
 		}
 		c.ReadOnly = t.Run
 		if program, err = build.Program(t, run, BotDir); err != nil {
-			return out, fmt.Errorf("%s: %w", arg, err)
+			return out, &build.Error{Bot: arg, Step: "bot.json", Reason: err.Error()} // the bot's own mistake
 		}
 	default:
 		program = []string{filepath.Join(BotDir, src.Entry)}
 		if len(src.Run) > 0 {
 			var err error
 			if program, err = build.Program(build.Tool{Kind: src.Kind}, src.Run, BotDir); err != nil {
-				return out, fmt.Errorf("%s: %w", arg, err)
+				return out, &build.Error{Bot: arg, Step: "bot.json", Reason: err.Error()} // the bot's own mistake
 			}
 		}
 	}

@@ -75,6 +75,9 @@ type Error struct {
 	Step   string // "go build", "pip install"
 	Reason string // how the step ended (exit status, memory limit...)
 	Tail   []string
+	// Err is the sandbox's refusal to start the step (sandbox.ErrStart, ErrStrict): not the
+	// bot's doing, whatever Is says (botspec.Classify looks at it first).
+	Err error
 }
 
 // ErrBuild is what every *Error matches with errors.Is.
@@ -90,6 +93,9 @@ func (e *Error) Error() string {
 
 // Is makes errors.Is(err, ErrBuild) hold.
 func (e *Error) Is(target error) bool { return target == ErrBuild }
+
+// Unwrap gives the sandbox's refusal, if that is how the step failed.
+func (e *Error) Unwrap() error { return e.Err }
 
 // Artefact is a built result in the files store, named by its key.
 type Artefact struct {
@@ -150,7 +156,7 @@ func (s step) run(o Options, dst string) error {
 	}
 	p, err := sandbox.Start(spec)
 	if err != nil {
-		return &Error{Bot: s.bot, Step: s.name, Reason: err.Error()}
+		return &Error{Bot: s.bot, Step: s.name, Reason: err.Error(), Err: err}
 	}
 	log := newTail(32 << 10)
 	var wg sync.WaitGroup

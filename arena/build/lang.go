@@ -47,7 +47,8 @@ var (
 	toolCache = map[submission.Kind]Tool{}
 )
 
-// ToolFor finds the toolchain of a stdio language on the host.
+// ToolFor finds the toolchain of a stdio language on the host; an *Unavailable says why
+// there is none, and the fix.
 func ToolFor(k submission.Kind) (Tool, error) {
 	toolMu.Lock()
 	defer toolMu.Unlock()
@@ -55,10 +56,12 @@ func ToolFor(k submission.Kind) (Tool, error) {
 		return t, nil
 	}
 	t, err := findTool(k)
-	if err == nil {
-		toolCache[k] = t
+	if err != nil {
+		// Not the bot's fault where another machine has the toolchain (see Unavailable).
+		return t, Cannot("build "+LanguageName(k)+" bots", err)
 	}
-	return t, err
+	toolCache[k] = t
+	return t, nil
 }
 
 func findTool(k submission.Kind) (Tool, error) {

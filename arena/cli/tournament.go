@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 
@@ -181,6 +182,9 @@ func newTournament() *cobra.Command {
 		defer closeQueue()
 		prog := newProgress(out, cmd.ErrOrStderr(), plain)
 		topt := tournament.Options{Jobs: jobs, OnEvent: prog.event, Fresh: fresh, MeasureMoves: measure, Queue: q}
+		// Without --nats or --nats-listen no other worker can reach the queue: a bot this
+		// machine cannot build is charged at once, as in a direct run.
+		topt.Alone = f.Lookup("nats").Value.String() == "" && f.Lookup("nats-listen").Value.String() == ""
 		applyLimits(&topt.Host)
 		topt.Resolver = resolver(topt.Host.Strict)
 		sum, runErr := tournament.Run(ctx, st, id, topt)
@@ -246,6 +250,18 @@ func newProgress(out, errw io.Writer, plain bool) *progress {
 func (p *progress) event(e tournament.Event) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	if e.Kind == tournament.BotCharged {
+		// Once per bot: the real cause, and its fix (the whole text is in each match's fault).
+		why := strings.Split(e.Summary, "\n")
+		if len(why) > 12 {
+			why = append(why[:12], fmt.Sprintf("... (arena show --bot %s --faults)", e.Bot))
+		}
+		if p.bar != nil {
+			_ = p.bar.Clear()
+		}
+		fmt.Fprintf(p.out, "bot %s forfeits each of its matches (charged as a crash at its start): %s\n", e.Bot, strings.Join(why, "\n  "))
+		return
+	}
 	if p.resumed < 0 {
 		p.resumed = e.Resumed
 		p.start = time.Now() // the rate counts matches, not the time spent building bots

@@ -29,7 +29,10 @@ func newWorker() *cobra.Command {
 			"serve with --nats or --nats-listen), fetches each bot's files by content hash from the object store (a hash mismatch\n" +
 			"is refused), builds and plays them in this machine's sandbox exactly as a local tournament\n" +
 			"does, and publishes the result and replay. Kill it at any time: its job goes to another worker\n" +
-			"after the ack wait and is played again from its seed, recorded once.",
+			"after the ack wait and is played again from its seed, recorded once.\n\n" +
+			"At its start it says which languages it builds (as arena doctor does). A job with a bot it\n" +
+			"cannot build here it declines: the job is held back --retry-delay, doubling with each\n" +
+			"delivery, for a worker that can; at the job's last delivery the bot is charged with the reason.",
 		Example: "  arena worker --nats nats://coordinator:4222 --jobs 8",
 		Args:    cobra.NoArgs,
 	}
@@ -39,6 +42,9 @@ func newWorker() *cobra.Command {
 	rangeVar(f, &jobs, "jobs", runtime.NumCPU(), 1, maxJobs(), "matches played at once")
 	// Sandbox limits come with each job (the coordinator's), so a match runs the same anywhere.
 	f.BoolVar(&strict, "strict", false, "refuse to build or start a bot when any sandbox layer is missing here, whatever the job says")
+	var retryDelay time.Duration
+	rangeVar(f, &retryDelay, "retry-delay", tournament.DefaultRetryDelay, 10*time.Millisecond, tournament.MaxRetryDelay,
+		"a job this worker hands back (it cannot build one of its bots here, or their files are not to be had now) waits this long before it is handed out again, doubling with each delivery")
 	resolver := buildFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if url == "" {
@@ -63,7 +69,7 @@ func newWorker() *cobra.Command {
 			return err
 		}
 		logf(fmt.Sprintf("worker %d: %d jobs at once, ack wait %v, max deliver %d", os.Getpid(), jobs, q.AckWait, q.MaxDeliver))
-		return tournament.Work(ctx, q, tournament.WorkOptions{Jobs: jobs, Resolver: resolver(strict), Strict: strict, Log: logf})
+		return tournament.Work(ctx, q, tournament.WorkOptions{Jobs: jobs, Resolver: resolver(strict), Strict: strict, Log: logf, RetryDelay: retryDelay})
 	}
 	return cmd
 }

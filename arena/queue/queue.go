@@ -217,6 +217,11 @@ func (d *Delivery) Done(ctx context.Context) error { return d.msg.DoubleAck(ctx)
 // Retry hands the job back for another worker at once.
 func (d *Delivery) Retry() error { return d.msg.Nak() }
 
+// RetryAfter hands the job back, to be handed out again (to any worker) no sooner than after
+// wait: the server holds it that long, so a job no worker can play now does not spend its
+// deliveries in milliseconds.
+func (d *Delivery) RetryAfter(wait time.Duration) error { return d.msg.NakWithDelay(wait) }
+
 // Next waits up to wait for a job; it returns nil, nil when none came.
 func (q *Queue) Next(ctx context.Context, wait time.Duration) (*Delivery, error) {
 	fctx, cancel := context.WithTimeout(ctx, wait)

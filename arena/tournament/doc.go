@@ -20,6 +20,22 @@
 // with the same runner, bot pool and botspec path as a local run, so the same seed gives the
 // same standings wherever the matches are played.
 //
+// A bot that cannot be prepared (botspec.Classify says whose the failure is):
+//
+//   - its own (its build failed): charged in each of its matches, here or on any worker;
+//   - this machine's lack (its toolchain, a Python with the SDK, a source for its
+//     requirements.txt): in a direct run, or by a coordinator's own workers that are the
+//     queue's only ones (Options.Alone), charged at once like a crash at its start, with the
+//     reason and the fix; a worker among others declines the job, which the server holds back
+//     for WorkOptions.RetryDelay, doubling with each delivery, so a worker that can takes it,
+//     and at the job's last delivery the worker that holds it charges the bot;
+//   - the arena's (the files store, an I/O error): a direct run fails that bot's matches,
+//     charged to no bot, for --resume; a worker hands the job back with the same delays and at
+//     its last delivery sends an infrastructure failure naming the cause;
+//   - its files changed since the tournament started: the run stops (the organiser's to fix).
+//
+// Each charged bot is announced once per run with a BotCharged event.
+//
 // Submitted bots: a folder of entries, each either a file (a .py bot or an executable) or a
 // folder. A folder holding bot.json names its bot:
 //

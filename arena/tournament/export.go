@@ -27,7 +27,11 @@ func (s *Standings) WriteTable(w io.Writer) error {
 	}
 	fmt.Fprintln(tw, head)
 	for _, r := range s.Rows {
-		fmt.Fprintf(tw, "%d\t%s\t%.1f\t%.1f\t%d\t%d\t%d\t%d\t%s\t%d\t%v\t", r.Rank, r.Bot, r.Rating, r.RatingErr,
+		rating, err := fmt.Sprintf("%.1f", r.Rating), fmt.Sprintf("%.1f", r.RatingErr)
+		if r.Unrated {
+			rating, err = "unrated", "-" // no match recorded: the prior says nothing
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%d\t%v\t", r.Rank, r.Bot, rating, err,
 			r.Matches, r.Wins, r.Draws, r.Losses, shortNum(r.Score), r.Faults, durationUs(r.MeanMoveUs).Round(time.Microsecond))
 		if hashes {
 			fmt.Fprintf(tw, "%s\t", ShortHash(r.Hash))

@@ -21,6 +21,12 @@ import (
 // MatchNote is an event that changes no count: a result discarded, say.
 const MatchNote EventKind = MatchFailed + 1
 
+// BotCharged is a bot that could not be prepared for a reason of its own (its build failed,
+// its toolchain or its requirements are not to be had where its matches are played): it
+// forfeits its matches under the game's rule for a crash at start, and Summary says why,
+// with the fix. It comes once per bot and run, and changes no count.
+const BotCharged EventKind = MatchNote + 1
+
 // runQueued plays a tournament's pending matches as jobs on opt.Queue: it publishes each
 // bot's snapshot and each pending match, then writes the results into the store as they
 // come, each exactly once, until every match is done or failed.
@@ -94,7 +100,7 @@ func runQueued(ctx context.Context, st *store.Store, id int64, opt Options) (Sum
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_ = Work(wctx, q, WorkOptions{Jobs: min(opt.Jobs, len(pending)), Resolver: localResolver(opt.Resolver, cfg), WorkRoot: opt.WorkRoot, Name: "local"})
+			_ = Work(wctx, q, WorkOptions{Jobs: min(opt.Jobs, len(pending)), Resolver: localResolver(opt.Resolver, cfg), WorkRoot: opt.WorkRoot, Name: "local", Alone: opt.Alone})
 		}()
 	}
 	defer func() { stopWorkers(); wg.Wait() }()
@@ -111,6 +117,7 @@ func runQueued(ctx context.Context, st *store.Store, id int64, opt Options) (Sum
 		}
 	}
 	bg := context.WithoutCancel(ctx)
+	charged := map[int]bool{} // bots reported as charged (BotCharged), once each
 	open := len(pending)
 	for open > 0 && ctx.Err() == nil {
 		var in queue.Incoming
@@ -177,6 +184,12 @@ func runQueued(ctx context.Context, st *store.Store, id int64, opt Options) (Sum
 				return sum, &storeError{err}
 			}
 			emit(MatchDone, *m, r.Summary, nil)
+			for s, why := range r.Broken {
+				if b := m.Players[s]; why != "" && !charged[b] && opt.OnEvent != nil {
+					charged[b] = true
+					opt.OnEvent(Event{Kind: BotCharged, Bot: cfg.Entries[b].Name, Summary: why, Total: sum.Total, Done: sum.Done, Failed: sum.Failed, Resumed: resumed})
+				}
+			}
 		}
 		delete(pending, m.Idx)
 		open--

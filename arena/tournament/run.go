@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/botarena/arena/arena/botspec"
-	"github.com/botarena/arena/arena/build"
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/match"
@@ -98,8 +97,10 @@ const (
 
 // Event reports progress; counts are totals over the whole tournament.
 type Event struct {
-	Kind    EventKind
-	Match   store.Match
+	Kind  EventKind
+	Match store.Match
+	// Bot names the bot of a BotCharged event.
+	Bot     string
 	Summary string
 	Err     error
 	Total   int
@@ -133,6 +134,9 @@ type Options struct {
 	// (arena worker) and records their results; Jobs then counts local workers pulling from
 	// the same queue (0: none, every match is played elsewhere).
 	Queue *queue.Queue
+	// Alone says this process's workers are the queue's only ones (an embedded server
+	// without a port): a bot they cannot build is charged at once, as in a direct run.
+	Alone bool
 }
 
 // Summary of a run.
@@ -181,29 +185,35 @@ func Run(ctx context.Context, st *store.Store, id int64, opt Options) (Summary, 
 	if opt.Jobs <= 0 {
 		opt.Jobs = runtime.NumCPU()
 	}
-	// Resolve (snapshot and build) every bot before the first match, so a typo fails at once;
-	// a bot whose build fails is charged in each of its matches instead.
+	// Resolve (snapshot and build) every bot before the first match. A bot that cannot be
+	// prepared for a reason of its own (its build failed, its toolchain or its requirements
+	// are not to be had here, and this machine is the only one) is charged in each of its
+	// matches; one the arena failed (its files store, say) leaves its matches failed, charged
+	// to no bot, for --resume; one whose files changed stops the run (see botspec.Classify).
 	cmds := make([]host.Command, len(cfg.Entries))
 	broken := make([]error, len(cfg.Entries))
+	infra := make([]error, len(cfg.Entries))
 	var errs []error
 	for i, e := range cfg.Entries {
 		p, err := opt.Resolver.Prepare(e.Spec)
-		if err == nil || errors.Is(err, build.ErrBuild) {
-			if e.Hash != "" && p.Snapshot.Hash != e.Hash {
-				errs = append(errs, fmt.Errorf("bot %s changed since the tournament started (%s: snapshot %.12s, now %.12s): restore its files, or start a new tournament with it", e.Name, e.Spec, e.Hash, p.Snapshot.Hash))
-				continue
-			}
+		if e.Hash != "" && p.Snapshot.Hash != "" && p.Snapshot.Hash != e.Hash {
+			errs = append(errs, fmt.Errorf("bot %s changed since the tournament started (%s: snapshot %.12s, now %.12s): restore its files, or start a new tournament with it", e.Name, e.Spec, e.Hash, p.Snapshot.Hash))
+			continue
 		}
-		if errors.Is(err, build.ErrBuild) {
+		switch botspec.Classify(err) {
+		case botspec.Ready:
+			p.Command.Name = e.Name
+			cmds[i] = p.Command
+		case botspec.BotFault, botspec.Unavailable:
 			broken[i] = err
-			continue
-		}
-		if err != nil {
+			if opt.OnEvent != nil {
+				opt.OnEvent(Event{Kind: BotCharged, Bot: e.Name, Summary: err.Error()})
+			}
+		case botspec.Infrastructure:
+			infra[i] = fmt.Errorf("infrastructure failure, charged to no bot: bot %s could not be prepared: %w; retry with --resume %s", e.Name, err, t.Name)
+		default:
 			errs = append(errs, fmt.Errorf("bot %s: %w", e.Name, err))
-			continue
 		}
-		p.Command.Name = e.Name
-		cmds[i] = p.Command
 	}
 	if err := errors.Join(errs...); err != nil {
 		return Summary{}, err
@@ -260,6 +270,11 @@ func Run(ctx context.Context, st *store.Store, id int64, opt Options) (Summary, 
 			defer pl.close()
 			for m := range work {
 				emit(MatchStarted, m, "", nil)
+				if err := infraOf(m, infra); err != nil {
+					_ = st.FailMatch(context.WithoutCancel(ctx), id, m.Idx, err.Error())
+					emit(MatchFailed, m, "", err)
+					continue
+				}
 				summary, err := playOne(cctx, st, id, spec, cfg, cmds, broken, m, opt, pl)
 				switch {
 				case err == nil:
@@ -301,6 +316,16 @@ feed:
 		_ = st.SetStatus(bg, id, "incomplete")
 		return sum, fmt.Errorf("%w: %d of %d matches done, %d failed (see arena show); retry them with --resume %s", ErrIncomplete, sum.Done, sum.Total, sum.Failed, t.Name)
 	}
+}
+
+// infraOf is the arena's failure to prepare one of m's bots, if any.
+func infraOf(m store.Match, infra []error) error {
+	for _, b := range m.Players {
+		if infra[b] != nil {
+			return infra[b]
+		}
+	}
+	return nil
 }
 
 type storeError struct{ err error }

@@ -30,7 +30,10 @@ type Row struct {
 	Rating    float64 `json:"rating"`
 	RatingErr float64 `json:"rating_err"`
 	// Ordinal is mu - 3 sigma for OpenSkill ratings.
-	Ordinal      float64 `json:"ordinal,omitempty"`
+	Ordinal float64 `json:"ordinal,omitempty"`
+	// Unrated is a bot with no match recorded (all of them failed, or none played yet): its
+	// rating is the prior, not a result, and it ranks below every bot that played.
+	Unrated      bool    `json:"unrated,omitempty"`
 	Faults       int     `json:"faults"`
 	MeanMoveUs   float64 `json:"mean_move_us"`
 	MaxMoveUs    float64 `json:"max_move_us"`
@@ -201,7 +204,13 @@ func Compute(ctx context.Context, st *store.Store, id int64) (*Standings, error)
 			}
 		}
 	}
+	for i := range rows {
+		rows[i].Unrated = rows[i].Matches == 0
+	}
 	sort.SliceStable(rows, func(a, b int) bool {
+		if rows[a].Unrated != rows[b].Unrated {
+			return rows[b].Unrated
+		}
 		if rows[a].sortKey != rows[b].sortKey {
 			return rows[a].sortKey > rows[b].sortKey
 		}
@@ -212,7 +221,7 @@ func Compute(ctx context.Context, st *store.Store, id int64) (*Standings, error)
 	})
 	for i := range rows {
 		rows[i].Rank = i + 1
-		if i > 0 && rows[i].sortKey == rows[i-1].sortKey && rows[i].tie == rows[i-1].tie {
+		if i > 0 && rows[i].sortKey == rows[i-1].sortKey && rows[i].tie == rows[i-1].tie && rows[i].Unrated == rows[i-1].Unrated {
 			rows[i].Rank = rows[i-1].Rank
 		}
 	}

@@ -8,11 +8,11 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
 	"github.com/botarena/arena/arena/botspec"
-	"github.com/botarena/arena/arena/build"
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/queue"
@@ -34,8 +34,34 @@ type WorkOptions struct {
 	Name string
 	// Strict refuses to start a bot when a sandbox layer is missing, whatever the job says.
 	Strict bool
-	// Log receives one line per job event; nil: silent.
+	// Log receives one line per job event, and the languages this machine builds at the
+	// start; nil: silent.
 	Log func(string)
+	// Alone says no other worker takes this queue's jobs (a coordinator's own workers on an
+	// embedded server without a port): a bot this worker cannot build is charged at once
+	// instead of being left for a worker that can.
+	Alone bool
+	// RetryDelay is how long a job handed back (declined, or its bot's files not to be had
+	// now) stays out of the queue after its first delivery; it doubles with every delivery,
+	// up to MaxRetryDelay (default DefaultRetryDelay).
+	RetryDelay time.Duration
+}
+
+// Redelivery delays: a job handed back after delivery n waits RetryDelay * 2^(n-1), at most
+// MaxRetryDelay. With the queue's default five deliveries a job no worker can play is charged
+// (or failed) about 30 s after it was first taken, not in milliseconds.
+const (
+	DefaultRetryDelay = 2 * time.Second
+	MaxRetryDelay     = time.Minute
+)
+
+// retryDelay is how long a job handed back after its delivered-th delivery waits.
+func (o WorkOptions) retryDelay(delivered uint64) time.Duration {
+	d := o.RetryDelay
+	for i := uint64(1); i < delivered && d < MaxRetryDelay; i++ {
+		d *= 2
+	}
+	return min(d, MaxRetryDelay)
 }
 
 // poolBound is how many bot processes a worker slot keeps alive across tournaments.
@@ -56,8 +82,13 @@ func Work(ctx context.Context, q *queue.Queue, opt WorkOptions) error {
 		h, _ := os.Hostname()
 		opt.Name = fmt.Sprintf("%s/%d", h, os.Getpid())
 	}
+	if opt.RetryDelay <= 0 {
+		opt.RetryDelay = DefaultRetryDelay
+	}
 	if opt.Log == nil {
 		opt.Log = func(string) {}
+	} else {
+		announce(opt)
 	}
 	files, err := sandbox.FilesDir()
 	if err != nil {
@@ -156,8 +187,20 @@ func (w *worker) handle(ctx context.Context, d *queue.Delivery, pl *pool) {
 	defer close(done)
 	res, retry := w.play(ctx, job, d, pl)
 	if retry != nil {
-		w.opt.Log(fmt.Sprintf("job %s handed back: %v", job.ID(), retry))
-		_ = d.Retry()
+		if ctx.Err() != nil {
+			_ = d.Retry() // stopping: another worker may take it at once
+			return
+		}
+		// Declined (this machine cannot build one of its bots) or failed here (the files
+		// store, fetching the files): back to the queue, held there a while, so that another
+		// worker can take it and the deliveries are not spent in milliseconds.
+		wait := w.opt.retryDelay(d.Delivered)
+		verb := "handed back"
+		if botspec.Classify(retry) == botspec.Unavailable {
+			verb = "declined"
+		}
+		w.opt.Log(fmt.Sprintf("job %s %s (delivery %d of %d), back in the queue in %v: %v", job.ID(), verb, d.Delivered, w.q.MaxDeliver, wait, retry))
+		_ = d.RetryAfter(wait)
 		return
 	}
 	data, err := encodeResult(res)
@@ -190,13 +233,24 @@ func (w *worker) handle(ctx context.Context, d *queue.Delivery, pl *pool) {
 	actx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.q.AckWait/2)
 	_ = d.Done(actx)
 	cancel()
-	w.opt.Log(fmt.Sprintf("job %s done: %s", job.ID(), res.Summary+res.Infra+res.Error))
+	msg := res.Summary + res.Infra + res.Error
+	for s, why := range res.Broken {
+		if why != "" {
+			first, _, _ := strings.Cut(why, "\n")
+			msg += fmt.Sprintf("; %s charged: %s", job.Bots[s].Name, first)
+		}
+	}
+	w.opt.Log(fmt.Sprintf("job %s done: %s", job.ID(), msg))
 }
 
 // play plays a job's match. retry is set when the job should go to another worker (the
-// files could not be fetched, this machine cannot build that kind of bot, ctx ended).
+// files could not be fetched, this machine cannot build that kind of bot, ctx ended) and this
+// is not its last delivery. On its last delivery a bot this machine cannot build is charged
+// with the reason, and a failure of the arena's own is sent back as an infrastructure failure
+// naming its cause, so the coordinator records why.
 func (w *worker) play(ctx context.Context, job Job, d *queue.Delivery, pl *pool) (res Result, retry error) {
 	res = Result{Key: job.Key, Idx: job.Match.Idx, Attempt: job.Attempt, Worker: w.opt.Name, Delivered: d.Delivered}
+	last := w.q.MaxDeliver > 0 && d.Delivered >= uint64(w.q.MaxDeliver)
 	if err := job.check(); err != nil {
 		res.Infra = "job refused: " + err.Error()
 		return res, nil
@@ -225,19 +279,33 @@ func (w *worker) play(ctx context.Context, job Job, d *queue.Delivery, pl *pool)
 			continue
 		}
 		p, err := w.prepare(ctx, jb)
-		var refused *refusal
-		switch {
-		case errors.As(err, &refused):
+		if refused := (*refusal)(nil); errors.As(err, &refused) {
 			res.Infra = refused.Error()
 			return res, nil
-		case errors.Is(err, build.ErrBuild):
-			broken[b] = err // the bot's verdict, as in a local tournament
-			res.Broken[s] = err.Error()
-		case err != nil:
-			return res, err
-		default:
+		}
+		switch botspec.Classify(err) {
+		case botspec.Ready:
 			p.Command.Name = jb.Name
 			cmds[b] = p.Command
+		case botspec.BotFault:
+			broken[b] = err // the bot's verdict, as in a local tournament
+			res.Broken[s] = err.Error()
+		case botspec.Unavailable:
+			switch {
+			case w.opt.Alone:
+			case last:
+				err = fmt.Errorf("%w (and on every worker this job reached: %d deliveries, the last to %s)", err, d.Delivered, w.opt.Name)
+			default:
+				return res, err // another worker may have what this one lacks
+			}
+			broken[b] = err // the bot's verdict, like a crash at its start
+			res.Broken[s] = err.Error()
+		default:
+			if ctx.Err() != nil || !last {
+				return res, err
+			}
+			res.Infra = fmt.Sprintf("worker %s could not prepare bot %s at the job's last delivery (%d): %v", w.opt.Name, jb.Name, d.Delivered, err)
+			return res, nil
 		}
 	}
 	opt := Options{Host: host.Options{Limits: job.Limits, Strict: job.Strict || w.opt.Strict}, WorkRoot: w.opt.WorkRoot, MeasureMoves: job.MeasureMoves}
@@ -302,6 +370,22 @@ func (w *worker) prepare(ctx context.Context, jb JobBot) (botspec.Prepared, erro
 		return botspec.Prepared{}, &refusal{fmt.Sprintf("bot %s: the files fetched for %.12s have the content hash %.12s (%v): refused, nothing of them was built or ran", jb.Name, jb.Hash, snap.Hash, err)}
 	}
 	return w.opt.Resolver.Prepare(arg)
+}
+
+// announce logs which languages this machine builds and runs, and why not the others.
+func announce(opt WorkOptions) {
+	var ready, not []string
+	for _, l := range opt.Resolver.Languages() {
+		if l.Err != nil {
+			not = append(not, fmt.Sprintf("  %s: %v", l.Name, l.Err))
+			continue
+		}
+		ready = append(ready, l.Name)
+	}
+	opt.Log("this worker builds and runs: " + strings.Join(ready, ", "))
+	if len(not) > 0 {
+		opt.Log(fmt.Sprintf("it declines jobs with bots in (each goes to another worker, or is charged to its bot at its last delivery):\n%s", strings.Join(not, "\n")))
+	}
 }
 
 func sleep(ctx context.Context, d time.Duration) {

@@ -1,0 +1,116 @@
+package botspec
+
+import (
+	"fmt"
+	"os/exec"
+	"strings"
+
+	"github.com/botarena/arena/arena/build"
+	"github.com/botarena/arena/arena/submission"
+)
+
+// ready checks that this machine can build and run a bot of src's kind, with the checks the
+// builds themselves make (build.HostGo, build.ToolFor, the Python runtime check): a
+// *build.Unavailable says why not, and the fix. Languages asks the same questions.
+func (r *Resolver) ready(src submission.Source) error {
+	switch src.Kind {
+	case submission.Python:
+		if _, err := r.pythonRuntime(); err != nil {
+			return build.Cannot("run Python bots", err)
+		}
+	case submission.Go:
+		if _, err := build.HostGo(); err != nil {
+			return build.Cannot("build Go bots", err)
+		}
+	case submission.JavaScript, submission.Rust, submission.Java, submission.Cpp:
+		if _, err := build.ToolFor(src.Kind); err != nil {
+			return err
+		}
+	}
+	if src.Protocol == submission.Stdio {
+		if err := bridgeReady(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// bridgeReady: the stdio bridge is built with the host's Go (until the arena binary carries it).
+func bridgeReady() error {
+	if _, err := build.HostGo(); err != nil {
+		return build.Cannot("build the stdio bridge that stdio bots run behind", err)
+	}
+	return nil
+}
+
+// Language is one line of what this machine builds and runs.
+type Language struct {
+	// Name is the language as people say it: Go, Python, JavaScript, ..., stdio.
+	Name string
+	// Found names the toolchain found and its version ("" when none is).
+	Found string
+	// Err says why bots of the language cannot play here, with the fix; nil: ready.
+	Err error
+	// Note says what else applies (where requirements come from, what a build fetches).
+	Note string
+}
+
+// Languages checks, with the checks Prepare makes before every build, which languages this
+// machine builds and runs: for arena doctor and a worker's start.
+func (r *Resolver) Languages() []Language {
+	var out []Language
+	add := func(name, found string, err error, note string) {
+		out = append(out, Language{Name: name, Found: found, Err: err, Note: note})
+	}
+	tool := func(k submission.Kind) (string, error) {
+		t, err := build.ToolFor(k)
+		return t.Version, err
+	}
+
+	tc, err := build.HostGo()
+	goFound := ""
+	if err == nil {
+		goFound = fmt.Sprintf("%s at %s", tc.Version, tc.Root)
+	}
+	add("Go", goFound, build.Cannot("build Go bots", err), "")
+
+	pyFound, pyNote := "", ""
+	rt, err := r.pythonRuntime()
+	if err == nil {
+		v, _ := exec.Command(rt.Exe, "-I", "--version").CombinedOutput()
+		pyFound = fmt.Sprintf("%s (%s), with arena_sdk", rt.Exe, strings.TrimSpace(string(v)))
+		switch {
+		case r.Build.Wheels != "":
+			pyNote = "requirements.txt installs from the wheel folder " + r.Build.Wheels
+		case r.Build.Network:
+			pyNote = "requirements.txt installs from the package index (--build-network)"
+		default:
+			pyNote = "a bot with requirements.txt cannot be installed here (charged with the reason): give --wheels DIR or --build-network"
+		}
+	}
+	add("Python", pyFound, build.Cannot("run Python bots", err), pyNote)
+
+	jsFound, jsErr := tool(submission.JavaScript)
+	add("JavaScript", jsFound, jsErr, "dependencies come from the bot's node_modules, or npm with --build-network")
+	tsErr := jsErr
+	if tsErr == nil {
+		if _, err := exec.LookPath("npm"); err != nil {
+			tsErr = build.Cannot("build TypeScript bots", fmt.Errorf("no npm on PATH: a TypeScript bot is compiled by npm run build (install npm beside node)"))
+		}
+	}
+	add("TypeScript", jsFound, tsErr, "built with npm run build and the bot's own typescript (node_modules, or npm with --build-network)")
+	for _, l := range []struct {
+		name string
+		kind submission.Kind
+	}{{"Rust", submission.Rust}, {"Java", submission.Java}, {"C++", submission.Cpp}} {
+		found, err := tool(l.kind)
+		add(l.name, found, err, "")
+	}
+	stdioFound := ""
+	err = bridgeReady()
+	if err == nil {
+		stdioFound = "any program reading and writing JSON lines, behind the arena's bridge"
+	}
+	add("stdio", stdioFound, err, "")
+	return out
+}
