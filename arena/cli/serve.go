@@ -45,6 +45,9 @@ func newServe() *cobra.Command {
 		organisers            []string
 		maxUploadMiB          int64
 		deadline              time.Duration
+		maxVersions           int
+		maxStoredMiB          int64
+		maxTournament         int
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -72,6 +75,9 @@ func newServe() *cobra.Command {
 	f.StringSliceVar(&organisers, "organiser", nil, "user name that gets the organiser role (repeatable)")
 	rangeVar(f, &maxUploadMiB, "max-upload", 16, 1, 1024, "largest upload, MiB")
 	rangeVar(f, &deadline, "deadline", time.Second, time.Millisecond, time.Hour, "time per move in ladder and smoke matches")
+	rangeVar(f, &maxVersions, "max-versions", server.DefaultMaxVersions, 1, 100000, "versions one author may keep files of (failed and replaced versions are collected)")
+	rangeVar(f, &maxStoredMiB, "max-stored", server.DefaultMaxStored>>20, 1, 1<<20, "MiB of unpacked files one author may keep")
+	rangeVar(f, &maxTournament, "max-tournament-matches", server.DefaultMaxTournamentMatches, 1, 1_000_000, "matches an organiser's tournament may play")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		secureCookies, err := secureFor(secure, addr)
 		if err != nil {
@@ -96,7 +102,8 @@ func newServe() *cobra.Command {
 		logger := log.New(cmd.ErrOrStderr(), "arena serve: ", log.LstdFlags)
 		ctx := cmd.Context()
 		srv, err := server.New(ctx, st, lad, server.Options{DataDir: data, SecureCookies: secureCookies, MaxUpload: maxUploadMiB << 20,
-			Organisers: organisers, Logger: logger})
+			Organisers: organisers, Logger: logger, MaxTournamentMatches: maxTournament,
+			Quota: store.Quota{Versions: maxVersions, Bytes: maxStoredMiB << 20}})
 		if err != nil {
 			return err
 		}
