@@ -46,6 +46,8 @@ type envOptions struct {
 	noLadder  bool
 	games     []string
 	fullGames bool // the games' own parameters (the load benchmark)
+	quota     store.Quota
+	maxTourn  int
 }
 
 func newEnv(t testing.TB, o envOptions) *env {
@@ -75,7 +77,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	lad := &ladder.Ladder{Store: st, Queue: q, Resolver: &botspec.Resolver{Python: testenv.Python()}, Jobs: o.jobs, LocalJobs: o.jobs,
 		Games: o.games, Pause: 50 * time.Millisecond, Params: params}
 	srv, err := New(context.Background(), st, lad, Options{SecureCookies: o.secure, MaxUpload: o.maxUpload, Unpack: o.unpack,
-		Organisers: []string{"orga"}, LoginRate: o.loginRate})
+		Organisers: []string{"orga"}, LoginRate: o.loginRate, Quota: o.quota, MaxTournamentMatches: o.maxTourn})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -12,5 +12,8 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == upload.HelperArg {
 		os.Exit(upload.Main(os.Args[2:], os.Stderr))
 	}
+	if dir := os.Getenv(serveChildEnv); dir != "" {
+		os.Exit(serveChild(dir)) // a server process of its own, for restart tests
+	}
 	os.Exit(m.Run())
 }

@@ -57,7 +57,7 @@ func quotaRefusal(q *store.QuotaError) error {
 	case "versions":
 		return bad(http.StatusForbidden, "you keep the files of %d versions, the most one author may (quota: --max-versions %d): upload a new version of one of your bots instead (a passing version replaces the one before, and failed and replaced versions are collected), or ask the organiser for a larger quota", q.Have, q.Limit)
 	default:
-		return bad(http.StatusForbidden, "this upload would take your stored files to %.1f MiB, more than one author may keep (quota: --max-stored %d MiB): leave out data and build output, upload a new version of a bot you have (it replaces the one before), or ask the organiser for a larger quota", float64(q.Have)/(1<<20), q.Limit>>20)
+		return bad(http.StatusForbidden, "this upload would take your stored files to %.1f MiB, more than one author may keep (quota: %.1f MiB, --max-stored): leave out data and build output, upload a new version of a bot you have (it replaces the one before), or ask the organiser for a larger quota", float64(q.Have)/(1<<20), float64(q.Limit)/(1<<20))
 	}
 }
 
