@@ -101,8 +101,10 @@ type Ladder struct {
 	files   map[int64]tournament.JobBot // versions whose files are on the queue
 	waiting map[int64]chan arrival
 	gen     int // this Run's attempt number for matches it publishes again (random, never 0)
-	// played counts each author's ladder matches per game (user id), for Pick's fair shares.
-	played map[string]map[int64]int
+	// played counts each author's ladder matches per game (user id), for Pick's fair shares;
+	// playing its matches running now.
+	played  map[string]map[int64]int
+	playing map[author]int
 	// validating is how many validations are in flight; lastValidate whether the last job
 	// started was one (validations and ladder matches take turns).
 	validating   int
@@ -134,6 +136,7 @@ func (l *Ladder) init() {
 		l.files = map[int64]tournament.JobBot{}
 		l.waiting = map[int64]chan arrival{}
 		l.played = map[string]map[int64]int{}
+		l.playing = map[author]int{}
 		l.pinned = map[int64]int{}
 	}
 	if l.Jobs <= 0 {
@@ -380,10 +383,13 @@ func (l *Ladder) nextMatch(ctx context.Context, turn *int) *job {
 		if err != nil {
 			continue
 		}
+		// An author plays one ladder match at a time, whatever its number of bots: with a
+		// version in every free slot, it would otherwise take the seats the others' single
+		// versions leave while they play.
 		l.mu.Lock()
 		free := vs[:0]
 		for _, v := range vs {
-			if !l.busy[v.ID] {
+			if !l.busy[v.ID] && l.playing[author{g, v.Bot.UserID}] == 0 {
 				free = append(free, v)
 			}
 		}
@@ -446,12 +452,23 @@ func (l *Ladder) markBusy(vs []store.Version, on bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, v := range vs {
+		a := author{v.Bot.Game, v.Bot.UserID}
 		if on {
 			l.busy[v.ID] = true
+			l.playing[a]++
 		} else {
 			delete(l.busy, v.ID)
+			if l.playing[a]--; l.playing[a] <= 0 {
+				delete(l.playing, a)
+			}
 		}
 	}
+}
+
+// author is one author in one game.
+type author struct {
+	game string
+	user int64
 }
 
 func (l *Ladder) do(ctx context.Context, j *job) {

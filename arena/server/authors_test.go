@@ -340,11 +340,11 @@ func TestFairShareUnderFlood(t *testing.T) {
 	if uploads.Load() < 6 {
 		t.Fatalf("the flooder uploaded only %d versions: not a flood", uploads.Load())
 	}
-	// A fair share is 2n/3; allow for matches picked before the flooder's counts caught up.
+	// A fair share is 2n/3 each; the slack is for where the window of n matches starts.
 	if seats["honest"] < n/2 {
 		t.Fatalf("the honest author played %d of %d matches while another flooded", seats["honest"], n)
 	}
-	if seats["flooder"] > 2*n/3+2 {
+	if seats["flooder"] > 2*n/3+n/8 {
 		t.Fatalf("the flooder played %d of %d matches, more than a fair share", seats["flooder"], n)
 	}
 }
@@ -488,8 +488,9 @@ func TestOrganiserTournamentBoundAndCancel(t *testing.T) {
 		t.Fatalf("cancel answered %+v", res)
 	}
 	var tv struct {
-		Status      string
-		Done, Total int
+		Status string
+		Done   int `json:"matches_done"`
+		Total  int `json:"matches_total"`
 	}
 	orga.apiJSON("GET", fmt.Sprintf("/api/v1/tournaments/%d", created.ID), nil, http.StatusOK, &tv)
 	before := tv.Done
