@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"strconv"
 	"strings"
@@ -161,11 +162,12 @@ func (s *Server) apiVersionFiles(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusForbidden, "this is not your bot: nobody sees another author's code")
 		return
 	}
-	if !v.Collected.IsZero() {
+	files, err := versionFiles(v.Dir)
+	if !v.Collected.IsZero() || errors.Is(err, fs.ErrNotExist) {
+		// Collected, or being collected right now.
 		s.fail(w, r, http.StatusGone, "this version's files were collected (it failed, or a newer passing version replaced it): its verdict and matches stay; upload it again to keep its files")
 		return
 	}
-	files, err := versionFiles(v.Dir)
 	if err != nil {
 		s.internal(w, r, err)
 		return

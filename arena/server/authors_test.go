@@ -149,7 +149,7 @@ func TestQuotas(t *testing.T) {
 	ada := e.register("ada")
 	a := ada.uploadAPI("dynamite", "a", "bot.py", exampleBot(t), http.StatusAccepted)
 	ada.uploadAPI("dynamite", "b", "bot.py", exampleBot(t), http.StatusAccepted)
-	msg := ada.uploadAPIRaw("dynamite", "c", "bot.py", exampleBot(t), http.StatusForbidden)
+	msg := ada.uploadAPI2("dynamite", "c", "bot.py", exampleBot(t), http.StatusForbidden)
 	mustContain(t, msg, "--max-versions 2", "upload a new version of one of your bots")
 	var me struct{ Bots []store.WebBot }
 	ada.apiJSON("GET", "/api/v1/me", nil, http.StatusOK, &me)
@@ -171,7 +171,7 @@ func TestQuotas(t *testing.T) {
 	if v.Bytes < 150<<10 {
 		t.Fatalf("version's bytes %d, want its unpacked size", v.Bytes)
 	}
-	msg = big.uploadAPIRaw("dynamite", "two", "two.zip", data, http.StatusForbidden)
+	msg = big.uploadAPI2("dynamite", "two", "two.zip", data, http.StatusForbidden)
 	mustContain(t, msg, "quota: 0.2 MiB, --max-stored", "leave out data")
 	t.Logf("refusals: %s", msg)
 }
@@ -189,7 +189,7 @@ func TestMalformedArchiveIs400(t *testing.T) {
 		f.Write([]byte("x = 1\n"))
 	}
 	zw.Close()
-	msg := ada.uploadAPIRaw("dynamite", "broken", "broken.zip", buf.Bytes(), http.StatusBadRequest)
+	msg := ada.uploadAPI2("dynamite", "broken", "broken.zip", buf.Bytes(), http.StatusBadRequest)
 	mustContain(t, msg, "a file and a folder of one name", "a/bot.py")
 	mustNotContain(t, msg, "too big", "/run/unpack")
 }
@@ -500,16 +500,6 @@ func TestOrganiserTournamentBoundAndCancel(t *testing.T) {
 	if tv.Status != StatusCancelled || tv.Total != 8 || tv.Done >= tv.Total || tv.Done != before {
 		t.Fatalf("after cancel: %+v (done %d right after it)", tv, before)
 	}
-}
-
-// uploadAPIRaw uploads with the API token and returns the answer's body.
-func (c *client) uploadAPIRaw(game, name, filename string, data []byte, want int) string {
-	c.e.t.Helper()
-	ct, body := multipartBody(map[string]string{"game": game, "name": name}, filename, data)
-	req, _ := http.NewRequest("POST", c.e.ts.URL+"/api/v1/uploads", bytes.NewReader(body))
-	req.Header.Set("Content-Type", ct)
-	req.Header.Set("Authorization", "Bearer "+c.token)
-	return c.do(req, want)
 }
 
 // zipOf zips files given by name.
