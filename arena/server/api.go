@@ -360,6 +360,12 @@ func (s *Server) postReplayMatch(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, "only ladder matches are replayed; a smoke match is replayed by uploading the version again")
 		return
 	}
+	for _, st := range m.Seats {
+		if v, err := s.st.VersionByID(r.Context(), st.VersionID); err == nil && !v.Collected.IsZero() {
+			s.fail(w, r, http.StatusConflict, fmt.Sprintf("%s v%d's files were collected (a newer passing version replaced it): this match cannot be played again; play its bots' current versions on the ladder", v.Bot.Name, v.N))
+			return
+		}
+	}
 	s.lad.Replay(id)
 	if isAPI(r) {
 		writeJSON(w, http.StatusAccepted, map[string]any{"replaying": id})

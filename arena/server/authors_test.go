@@ -252,6 +252,14 @@ func TestCollection(t *testing.T) {
 	if old.Status != store.VersionOK || old.Verdict == "" {
 		t.Fatalf("the collected version's record: %+v", old)
 	}
+	// A ladder match of the collected version cannot be played again: refused, not queued.
+	mid, err := e.st.StartLadderMatch(ctx, "dynamite", store.KindLadder, 7, []int64{v1.ID, v2.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.st.FailLadderMatch(ctx, mid, "a record for this test")
+	orga := e.register("orga")
+	mustContain(t, orga.apiJSON("POST", fmt.Sprintf("/api/v1/matches/%d/replay", mid), nil, http.StatusConflict, nil), "were collected")
 }
 
 // TestFairShareUnderFlood: while one author uploads new versions of six bots without pause,
