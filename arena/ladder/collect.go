@@ -69,8 +69,12 @@ func (l *Ladder) collect(ctx context.Context) {
 	for _, v := range vs {
 		l.mu.Lock()
 		inUse := l.busy[v.ID] || l.pinned[v.ID] > 0
+		shared := false // the same files published for a version still validating
 		if !inUse {
 			delete(l.files, v.ID)
+			for _, jb := range l.files {
+				shared = shared || (v.Hash != "" && jb.Hash == v.Hash)
+			}
 		}
 		l.mu.Unlock()
 		if inUse {
@@ -85,7 +89,7 @@ func (l *Ladder) collect(ctx context.Context) {
 			if err != nil {
 				continue
 			}
-			if !held && l.Queue.DeleteFiles(ctx, v.Hash) != nil {
+			if !held && !shared && l.Queue.DeleteFiles(ctx, v.Hash) != nil {
 				continue // tried again at the next turn
 			}
 		}
