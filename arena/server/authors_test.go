@@ -490,6 +490,8 @@ func TestOrganiserTournamentBoundAndCancel(t *testing.T) {
 	mustContain(t, page, fmt.Sprintf(`action="/organiser/tournaments/%d/cancel"`, created.ID), "cancel this tournament")
 	mustNotContain(t, ada.get(fmt.Sprintf("/tournaments/%d", created.ID), http.StatusOK), "cancel this tournament")
 	ada.apiJSON("POST", fmt.Sprintf("/api/v1/tournaments/%d/cancel", created.ID), nil, http.StatusForbidden, nil)
+	(&client{e: e}).apiJSON("POST", fmt.Sprintf("/api/v1/tournaments/%d/cancel", created.ID), nil, http.StatusUnauthorized, nil)
+	orga.apiJSON("POST", fmt.Sprintf("/api/v1/tournaments/%d/cancel", created.ID+100), nil, http.StatusNotFound, nil)
 	var res struct{ Status string }
 	orga.apiJSON("POST", fmt.Sprintf("/api/v1/tournaments/%d/cancel", created.ID), nil, http.StatusOK, &res)
 	if res.Status != StatusCancelled {
@@ -508,6 +510,12 @@ func TestOrganiserTournamentBoundAndCancel(t *testing.T) {
 	if tv.Status != StatusCancelled || tv.Total != 8 || tv.Done >= tv.Total || tv.Done != before {
 		t.Fatalf("after cancel: %+v (done %d right after it)", tv, before)
 	}
+	// The page's button posts the form (with the session's CSRF token): a second cancel is
+	// harmless and leads back to the tournament.
+	req, _ := http.NewRequest("POST", fmt.Sprintf("%s/organiser/tournaments/%d/cancel", e.ts.URL, created.ID),
+		strings.NewReader("csrf="+orga.csrf))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	orga.do(req, http.StatusSeeOther)
 }
 
 // zipOf zips files given by name.
