@@ -92,15 +92,17 @@ type Ladder struct {
 	// Versions nobody plays any more have them collected (see collect); empty: never.
 	DataDir string
 
-	mu      sync.Mutex
-	queue   []int64 // versions waiting for validation
-	busy    map[int64]bool
-	wake    chan struct{}
-	replayQ []int64 // ladder matches to play again (organiser)
-	tries   map[int64]int
-	files   map[int64]tournament.JobBot // versions whose files are on the queue
-	waiting map[int64]chan arrival
-	gen     int // this Run's attempt number for matches it publishes again (random, never 0)
+	mu       sync.Mutex
+	queue    []int64 // versions waiting for validation
+	busy     map[int64]bool
+	wake     chan struct{}
+	replayQ  []int64 // ladder matches to play again (organiser)
+	tries    map[int64]int
+	files    map[int64]tournament.JobBot // versions whose files are on the queue
+	waiting  map[int64]chan arrival
+	gen      int // this Run's attempt number for matches it publishes again (random, never 0)
+	eventsMu sync.Mutex
+
 	// played counts each author's ladder matches per game (user id), for Pick's fair shares;
 	// playing its matches running now.
 	played  map[string]map[int64]int
@@ -114,7 +116,6 @@ type Ladder struct {
 	pinned map[int64]int
 	// collectDue is when the scheduler next collects files (zero: at its next turn).
 	collectDue time.Time
-	eventsMu   sync.Mutex
 }
 
 func (l *Ladder) emit(e Event) {
