@@ -52,6 +52,9 @@ func newServe() *cobra.Command {
 		deadline              time.Duration
 		webBudget             server.Budget
 		clientConns, maxConns int
+		maxVersions           int
+		maxStoredMiB          int64
+		maxTournament         int
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -92,6 +95,9 @@ func newServe() *cobra.Command {
 	rangeVar(f, &clientConns, "client-conns", 128, 1, 1_000_000, "open connections from one client address (more are closed at once)")
 	rangeVar(f, &maxConns, "max-conns", 4096, 16, 1_000_000, "open connections in all (more wait to be accepted)")
 	rangeVar(f, &deadline, "deadline", time.Second, time.Millisecond, time.Hour, "time per move in ladder and smoke matches")
+	rangeVar(f, &maxVersions, "max-versions", server.DefaultMaxVersions, 1, 100000, "versions one author may keep files of (failed and replaced versions are collected)")
+	rangeVar(f, &maxStoredMiB, "max-stored", server.DefaultMaxStored>>20, 1, 1<<20, "MiB of unpacked files one author may keep")
+	rangeVar(f, &maxTournament, "max-tournament-matches", server.DefaultMaxTournamentMatches, 1, 1_000_000, "matches an organiser's tournament may play")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if len(organisers) > 0 {
 			// The flag made whoever first registered the name an organiser. Refused rather than
@@ -127,7 +133,8 @@ func newServe() *cobra.Command {
 		logger := log.New(cmd.ErrOrStderr(), "arena serve: ", log.LstdFlags)
 		ctx := cmd.Context()
 		srv, err := server.New(ctx, st, lad, server.Options{DataDir: data, SecureCookies: secureCookies, MaxUpload: maxUploadMiB << 20,
-			TrustedProxies: trustedProxies, TokenLife: time.Duration(tokenDays) * 24 * time.Hour, Logger: logger, Budget: webBudget})
+			TrustedProxies: trustedProxies, TokenLife: time.Duration(tokenDays) * 24 * time.Hour, Logger: logger, Budget: webBudget,
+			MaxTournamentMatches: maxTournament, Quota: store.Quota{Versions: maxVersions, Bytes: maxStoredMiB << 20}})
 		if err != nil {
 			return err
 		}

@@ -7,8 +7,12 @@
 // plays on the ladder.
 //
 // The scheduler keeps up to Jobs matches running among each game's active versions (the newest
-// passing version of every bot that is not disabled): versions with few matches first, then the
-// most uncertain one against the opponent whose rating gives the closest match (TrueSkill's
-// match quality on the OpenSkill mu and sigma). Ratings are OpenSkill's Plackett-Luce
+// passing version of every bot that is not disabled), authors first (Pick): the author given
+// fewest matches takes the first seat with its version that most needs a match (few matches,
+// else the most uncertain), against one of the other authors whose best version gives the
+// closest match (TrueSkill's match quality on the OpenSkill mu and sigma); an author plays one
+// ladder match at a time, and validations and matches take turns, so no number of bots or
+// uploads buys more than an author's share. Files of versions nobody plays any more (failed,
+// or replaced by a newer passing version) are collected (collect.go). Ratings are OpenSkill's Plackett-Luce
 // (arena/rating), updated in the same transaction that records the match; rank by mu - 3 sigma.
 package ladder

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math"
 	"math/rand/v2"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -90,6 +88,9 @@ type Ladder struct {
 	Stopped func() bool
 	// OnEvent is called from worker goroutines, one call at a time.
 	OnEvent func(Event)
+	// DataDir is the server's folder of uploads: version N's files are DataDir/versions/N.
+	// Versions nobody plays any more have them collected (see collect); empty: never.
+	DataDir string
 
 	mu       sync.Mutex
 	queue    []int64 // versions waiting for validation
@@ -101,6 +102,20 @@ type Ladder struct {
 	waiting  map[int64]chan arrival
 	gen      int // this Run's attempt number for matches it publishes again (random, never 0)
 	eventsMu sync.Mutex
+
+	// played counts each author's ladder matches per game (user id), for Pick's fair shares;
+	// playing its matches running now.
+	played  map[string]map[int64]int
+	playing map[author]int
+	// validating is how many validations are in flight; lastValidate whether the last job
+	// started was one (validations and ladder matches take turns).
+	validating   int
+	lastValidate bool
+	// pinned versions keep their files whatever collect finds (an organiser's tournament
+	// plays them); a count per version.
+	pinned map[int64]int
+	// collectDue is when the scheduler next collects files (zero: at its next turn).
+	collectDue time.Time
 }
 
 func (l *Ladder) emit(e Event) {
@@ -121,6 +136,9 @@ func (l *Ladder) init() {
 		l.tries = map[int64]int{}
 		l.files = map[int64]tournament.JobBot{}
 		l.waiting = map[int64]chan arrival{}
+		l.played = map[string]map[int64]int{}
+		l.playing = map[author]int{}
+		l.pinned = map[int64]int{}
 	}
 	if l.Jobs <= 0 {
 		l.Jobs = 1
@@ -293,6 +311,7 @@ func (l *Ladder) Run(ctx context.Context) error {
 		}
 		var j *job
 		for j == nil {
+			l.maybeCollect(ctx)
 			j = l.next(ctx, &gameTurn)
 			if j != nil {
 				break
@@ -309,15 +328,42 @@ func (l *Ladder) Run(ctx context.Context) error {
 	}
 }
 
-// next picks the next job, or nil when there is nothing to do now.
+// next picks the next job, or nil when there is nothing to do now. Validations and ladder
+// matches take turns while both wait, and validations hold at most half the slots then: a
+// stream of uploads never stops the ladder (nor the ladder validations).
 func (l *Ladder) next(ctx context.Context, turn *int) *job {
 	l.mu.Lock()
-	if len(l.queue) > 0 {
-		id := l.queue[0]
-		l.queue = l.queue[1:]
-		l.mu.Unlock()
-		return &job{validate: id}
+	validateFirst := len(l.queue) > 0 && !l.lastValidate && l.validating < max(1, l.Jobs/2)
+	l.mu.Unlock()
+	if validateFirst {
+		return l.takeValidation()
 	}
+	if j := l.nextMatch(ctx, turn); j != nil {
+		l.mu.Lock()
+		l.lastValidate = false
+		l.mu.Unlock()
+		return j
+	}
+	return l.takeValidation()
+}
+
+// takeValidation takes the oldest waiting validation (nil when none waits).
+func (l *Ladder) takeValidation() *job {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.queue) == 0 {
+		return nil
+	}
+	id := l.queue[0]
+	l.queue = l.queue[1:]
+	l.validating++
+	l.lastValidate = true
+	return &job{validate: id}
+}
+
+// nextMatch picks an organiser's replay or a ladder match (nil when there is none to play).
+func (l *Ladder) nextMatch(ctx context.Context, turn *int) *job {
+	l.mu.Lock()
 	var again int64
 	if len(l.replayQ) > 0 {
 		again, l.replayQ = l.replayQ[0], l.replayQ[1:]
@@ -338,23 +384,53 @@ func (l *Ladder) next(ctx context.Context, turn *int) *job {
 		if err != nil {
 			continue
 		}
+		// An author plays one ladder match at a time, whatever its number of bots: with a
+		// version in every free slot, it would otherwise take the seats the others' single
+		// versions leave while they play.
 		l.mu.Lock()
 		free := vs[:0]
 		for _, v := range vs {
-			if !l.busy[v.ID] {
+			if !l.busy[v.ID] && l.playing[author{g, v.Bot.UserID}] == 0 {
 				free = append(free, v)
 			}
 		}
-		l.mu.Unlock()
-		pair := Pick(free, rand.Float64)
+		pair := Pick(free, l.shares(g, free), rand.Float64)
 		if pair == nil {
+			l.mu.Unlock()
 			continue
 		}
+		for _, v := range pair {
+			l.played[g][v.Bot.UserID]++
+		}
+		l.mu.Unlock()
 		*turn = (*turn + i + 1) % len(l.Games)
 		l.markBusy(pair, true)
 		return &job{game: g, versions: pair, seed: rand.Uint64()}
 	}
 	return nil
+}
+
+// shares is how many ladder matches each author has been given in game g since this Run
+// began (l.mu held). An author seen for the first time starts level with the least served of
+// the others, so a newcomer gets its share from now on, not every match until it caught up.
+func (l *Ladder) shares(g string, vs []store.Version) map[int64]int {
+	p := l.played[g]
+	if p == nil {
+		p = map[int64]int{}
+		l.played[g] = p
+	}
+	floor, known := 0, false
+	for _, v := range vs {
+		if n, ok := p[v.Bot.UserID]; ok && (!known || n < floor) {
+			floor, known = n, true
+		}
+	}
+	for _, v := range vs {
+		if _, ok := p[v.Bot.UserID]; !ok {
+			p[v.Bot.UserID] = floor
+		}
+	}
+	return p
 }
 
 func (l *Ladder) replayJob(ctx context.Context, id int64) *job {
@@ -365,7 +441,7 @@ func (l *Ladder) replayJob(ctx context.Context, id int64) *job {
 	j := &job{game: m.Game, seed: m.Seed}
 	for _, s := range m.Seats {
 		v, err := l.Store.VersionByID(ctx, s.VersionID)
-		if err != nil {
+		if err != nil || !v.Collected.IsZero() {
 			return nil
 		}
 		j.versions = append(j.versions, v)
@@ -377,63 +453,32 @@ func (l *Ladder) markBusy(vs []store.Version, on bool) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	for _, v := range vs {
+		a := author{v.Bot.Game, v.Bot.UserID}
 		if on {
 			l.busy[v.ID] = true
+			l.playing[a]++
 		} else {
 			delete(l.busy, v.ID)
-		}
-	}
-}
-
-// Pick chooses a ladder pair among free versions (nil when fewer than two): the version with
-// the fewest matches while any has fewer than NewMatches, else the one with the largest sigma;
-// its opponent is drawn among the three with the best match quality. rnd is in [0, 1).
-func Pick(vs []store.Version, rnd func() float64) []store.Version {
-	if len(vs) < 2 {
-		return nil
-	}
-	first := 0
-	for i, v := range vs {
-		f := vs[first]
-		switch {
-		case v.Matches < NewMatches || f.Matches < NewMatches:
-			if v.Matches < f.Matches {
-				first = i
+			if l.playing[a]--; l.playing[a] <= 0 {
+				delete(l.playing, a)
 			}
-		case v.Sigma > f.Sigma:
-			first = i
 		}
 	}
-	a := vs[first]
-	type cand struct {
-		v store.Version
-		q float64
-	}
-	var cs []cand
-	for i, v := range vs {
-		if i != first && v.BotID != a.BotID {
-			cs = append(cs, cand{v, Quality(a, v)})
-		}
-	}
-	if len(cs) == 0 {
-		return nil
-	}
-	sort.SliceStable(cs, func(i, j int) bool { return cs[i].q > cs[j].q })
-	k := min(3, len(cs))
-	b := cs[int(rnd()*float64(k))%k].v
-	return []store.Version{a, b}
 }
 
-// Quality is TrueSkill's draw probability for two ratings (1: evenly matched and certain).
-func Quality(a, b store.Version) float64 {
-	const beta = rating.DefaultSigma / 2
-	c2 := 2*beta*beta + a.Sigma*a.Sigma + b.Sigma*b.Sigma
-	d := a.Mu - b.Mu
-	return math.Sqrt(2*beta*beta/c2) * math.Exp(-d*d/(2*c2))
+// author is one author in one game.
+type author struct {
+	game string
+	user int64
 }
 
 func (l *Ladder) do(ctx context.Context, j *job) {
 	if j.validate != 0 {
+		defer func() {
+			l.mu.Lock()
+			l.validating--
+			l.mu.Unlock()
+		}()
 		l.validate(ctx, j.validate)
 		return
 	}
@@ -464,6 +509,9 @@ func (l *Ladder) validate(ctx context.Context, id int64) {
 		status, verdict = store.VersionFailed, fmt.Sprintf("not validated: %d tries fell to an infrastructure failure, charged to no bot (upload it again, or ask the organiser): %s", n, infra)
 	}
 	_ = l.Store.SetVerdict(context.WithoutCancel(ctx), id, status, verdict, log, hash)
+	l.mu.Lock()
+	l.collectSoon() // a failed version, or the one a passing version replaced
+	l.mu.Unlock()
 	l.emit(Event{Kind: Validated, Game: v.Bot.Game, VersionID: id, Status: status, Summary: verdict})
 	l.poke()
 }

@@ -153,3 +153,19 @@ func Unpack(r io.Reader, dst string, lim submission.Limits) (err error) {
 		}
 	}
 }
+
+// DeleteFiles removes the files stored under hash (nothing when there are none): the
+// coordinator's collection of versions nobody plays any more.
+func (q *Queue) DeleteFiles(ctx context.Context, hash string) error {
+	err := q.files.Delete(ctx, hash)
+	if err != nil && !errors.Is(err, jetstream.ErrObjectNotFound) {
+		return fmt.Errorf("removing the files of %.12s from NATS: %w", hash, err)
+	}
+	return nil
+}
+
+// HasFiles reports whether files are stored under hash.
+func (q *Queue) HasFiles(ctx context.Context, hash string) bool {
+	_, err := q.files.GetInfo(ctx, hash)
+	return err == nil
+}

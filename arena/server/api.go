@@ -1,10 +1,10 @@
 package server
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"strconv"
 	"strings"
@@ -164,6 +164,11 @@ func (s *Server) apiVersionFiles(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	files, err := versionFiles(v.Dir)
+	if !v.Collected.IsZero() || errors.Is(err, fs.ErrNotExist) {
+		// Collected, or being collected right now.
+		s.fail(w, r, http.StatusGone, "this version's files were collected (it failed, or a newer passing version replaced it): its verdict and matches stay; upload it again to keep its files")
+		return
+	}
 	if err != nil {
 		s.internal(w, r, err)
 		return
@@ -364,6 +369,12 @@ func (s *Server) postReplayMatch(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusBadRequest, "only ladder matches are replayed; a smoke match is replayed by uploading the version again")
 		return
 	}
+	for _, st := range m.Seats {
+		if v, err := s.st.VersionByID(r.Context(), st.VersionID); err == nil && !v.Collected.IsZero() {
+			s.fail(w, r, http.StatusConflict, fmt.Sprintf("%s v%d's files were collected (a newer passing version replaced it): this match cannot be played again; play its bots' current versions on the ladder", v.Bot.Name, v.N))
+			return
+		}
+	}
 	s.lad.Replay(id)
 	if isAPI(r) {
 		writeJSON(w, http.StatusAccepted, map[string]any{"replaying": id})
@@ -402,26 +413,30 @@ func (s *Server) postTournament(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	cfg := tournament.Config{Game: req.Game, Params: s.lad.GameParams(req.Game), Reps: max(req.Reps, 1), Seed: uint64(time.Now().UnixNano() >> 1)}
+	var entrants []int64
 	for _, v := range vs {
 		if v.Bot.House == "" {
 			cfg.Entries = append(cfg.Entries, tournament.Entry{Name: fmt.Sprintf("%s-v%d", v.Bot.Name, v.N), Spec: v.Dir, Author: v.Bot.Author, Language: v.Language})
+			entrants = append(entrants, v.ID)
 		}
 	}
 	if len(cfg.Entries) < 2 {
 		s.fail(w, r, http.StatusBadRequest, fmt.Sprintf("%s has %d uploaded bots with a passing version; a tournament needs 2", req.Game, len(cfg.Entries)))
 		return
 	}
+	if err := s.boundTournament(cfg); err != nil {
+		s.answer(w, r, err)
+		return
+	}
+	// Pinned before it is created: no collection takes an entrant's files from under it.
+	s.lad.Pin(entrants)
 	id, err := tournament.Create(r.Context(), s.st, req.Name, cfg)
 	if err != nil {
+		s.lad.Unpin(entrants)
 		s.fail(w, r, http.StatusBadRequest, err.Error())
 		return
 	}
-	go func() {
-		_, err := tournament.Run(context.WithoutCancel(r.Context()), s.st, id, tournament.Options{Jobs: 1, Resolver: s.lad.Resolver, Host: s.lad.Host})
-		if err != nil {
-			s.opt.Logger.Printf("tournament %s: %v", req.Name, err)
-		}
-	}()
+	s.runTournament(id, req.Name, entrants)
 	if isAPI(r) {
 		writeJSON(w, http.StatusCreated, map[string]any{"tournament_id": id, "entries": len(cfg.Entries)})
 		return
@@ -433,12 +448,19 @@ func (s *Server) apiLadder(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"running": !s.stopped.Load()})
 }
 
+// pausedSetting keeps the organiser's pause in the store, so a restart keeps it.
+const pausedSetting = "ladder.paused"
+
 // postLadderSwitch pauses or resumes ladder matches (organisers); validation goes on.
 func (s *Server) postLadderSwitch(w http.ResponseWriter, r *http.Request) {
 	if _, ok := s.needOrganiser(w, r); !ok {
 		return
 	}
 	run := r.PostFormValue("running") == "true" || r.URL.Query().Get("running") == "true"
+	if err := s.st.SetSetting(r.Context(), pausedSetting, strconv.FormatBool(!run)); err != nil {
+		s.internal(w, r, err)
+		return
+	}
 	s.stopped.Store(!run)
 	if isAPI(r) {
 		writeJSON(w, http.StatusOK, map[string]any{"running": run})

@@ -33,6 +33,18 @@ func (b *broker) publish(e ladder.Event) {
 	}
 }
 
+// public is what anyone may see of a ladder event: /events is served to everybody, so it
+// carries no verdict (a failed validation's quotes the bot's stderr and source, which only
+// its author sees). A match's summary is the engine's outcome, public on the match's page;
+// an author reads a verdict on their own pages, which re-read themselves on every event.
+func public(e ladder.Event) ladder.Event {
+	p := ladder.Event{Kind: e.Kind, Game: e.Game, MatchID: e.MatchID, VersionID: e.VersionID, Status: e.Status}
+	if e.Kind == ladder.MatchFinished {
+		p.Summary = e.Summary
+	}
+	return p
+}
+
 func (b *broker) subscribe() (chan ladder.Event, bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -48,6 +48,8 @@ type envOptions struct {
 	fullGames bool // the games' own parameters (the load benchmark)
 
 	trustedProxies []string // Options.TrustedProxies
+	quota          store.Quota
+	maxTourn       int
 }
 
 func newEnv(t testing.TB, o envOptions) *env {
@@ -77,7 +79,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	lad := &ladder.Ladder{Store: st, Queue: q, Resolver: &botspec.Resolver{Python: testenv.Python()}, Jobs: o.jobs, LocalJobs: o.jobs,
 		Games: o.games, Pause: 50 * time.Millisecond, Params: params}
 	srv, err := New(context.Background(), st, lad, Options{SecureCookies: o.secure, MaxUpload: o.maxUpload, Unpack: o.unpack,
-		LoginRate: o.loginRate, TrustedProxies: o.trustedProxies})
+		LoginRate: o.loginRate, TrustedProxies: o.trustedProxies, Quota: o.quota, MaxTournamentMatches: o.maxTourn})
 	if err != nil {
 		t.Fatal(err)
 	}

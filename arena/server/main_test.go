@@ -12,6 +12,9 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == upload.HelperArg {
 		os.Exit(upload.Main(os.Args[2:], os.Stderr))
 	}
+	if dir := os.Getenv(serveChildEnv); dir != "" {
+		os.Exit(serveChild(dir)) // a server process of its own, for restart tests
+	}
 	code := m.Run()
 	for _, d := range buildDirs {
 		os.RemoveAll(d)

@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -57,6 +58,13 @@ type Options struct {
 	Logger *log.Logger
 	// Budget bounds requests, clients and costly work (zero fields: defaults).
 	Budget Budget
+	// Quota bounds each author's uploads: versions validating at once (default
+	// MaxValidating), versions holding files (DefaultMaxVersions) and their bytes
+	// (DefaultMaxStored).
+	Quota store.Quota
+	// MaxTournamentMatches bounds an organiser's tournament (default
+	// DefaultMaxTournamentMatches).
+	MaxTournamentMatches int
 }
 
 // Server is arena serve's HTTP side: pages, the JSON API, accounts, uploads, live events.
@@ -76,6 +84,9 @@ type Server struct {
 	renders, hashes atomic.Int64
 	// failures counts failed logins per account.
 	failures *failures
+	// running holds the organiser's tournaments this process plays, by id (tournaments.go).
+	runningMu sync.Mutex
+	running   map[int64]*organised
 }
 
 // New builds a server over an open store and a ladder (not yet running). It seeds the house
@@ -105,10 +116,31 @@ func New(ctx context.Context, st *store.Store, lad *ladder.Ladder, opt Options) 
 		opt.Logger = log.Default()
 	}
 	opt.Budget = opt.Budget.withDefaults()
+	if opt.Quota.Validating <= 0 {
+		opt.Quota.Validating = MaxValidating
+	}
+	if opt.Quota.Versions <= 0 {
+		opt.Quota.Versions = DefaultMaxVersions
+	}
+	if opt.Quota.Bytes <= 0 {
+		opt.Quota.Bytes = DefaultMaxStored
+	}
+	if opt.MaxTournamentMatches <= 0 {
+		opt.MaxTournamentMatches = DefaultMaxTournamentMatches
+	}
 	if err := os.MkdirAll(filepath.Join(opt.DataDir, "versions"), 0o700); err != nil {
 		return nil, fmt.Errorf("data folder %s: %w: give a writable --data folder", opt.DataDir, err)
 	}
-	s := &Server{st: st, lad: lad, opt: opt, events: newBroker(), limits: newLimits(opt.Budget), failures: newFailures(opt.AccountLoginFailures)}
+	s := &Server{st: st, lad: lad, opt: opt, events: newBroker(), limits: newLimits(opt.Budget), failures: newFailures(opt.AccountLoginFailures),
+		running: map[int64]*organised{}}
+	if lad.DataDir == "" {
+		lad.DataDir = opt.DataDir // the ladder collects the files of versions nobody plays
+	}
+	if paused, err := st.Setting(ctx, pausedSetting); err != nil {
+		return nil, err
+	} else if paused == "true" {
+		s.stopped.Store(true)
+	}
 	if err := s.parseTemplates(); err != nil {
 		return nil, err
 	}
@@ -131,7 +163,7 @@ func New(ctx context.Context, st *store.Store, lad *ladder.Ladder, opt Options) 
 		if prev != nil {
 			prev(e)
 		}
-		s.events.publish(e)
+		s.events.publish(public(e))
 	}
 	lad.Stopped = s.stopped.Load
 	s.handler = s.routes()
@@ -198,6 +230,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/organiser", s.pageOrganiser)
 		r.Post("/organiser/tournaments", s.postTournament)
 		r.Post("/organiser/ladder", s.postLadderSwitch)
+		r.Post("/organiser/tournaments/{id}/cancel", s.postCancelTournament)
 	})
 	r.Get("/events", s.serveEvents)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
@@ -230,6 +263,7 @@ func (s *Server) routes() http.Handler {
 		r.Post("/bots/{id}/enable", s.postDisable(false))
 		r.Post("/matches/{id}/replay", s.postReplayMatch)
 		r.Post("/tournaments", s.postTournament)
+		r.Post("/tournaments/{id}/cancel", s.postCancelTournament)
 		r.Get("/ladder", s.apiLadder)
 		r.Post("/ladder", s.postLadderSwitch)
 		r.NotFound(func(w http.ResponseWriter, r *http.Request) {

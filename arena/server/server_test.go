@@ -250,13 +250,18 @@ func TestSecurityRules(t *testing.T) {
 		ada.uploadForm(ada.csrf, "dynamite", "withcsrf", "bot.py", bot, http.StatusSeeOther)
 	})
 	t.Run("another author's code and logs", func(t *testing.T) {
+		// The code of a passing version (a failed version's files are collected: TestCollection).
+		code := ada.uploadAPI("dynamite", "code", "bot.py", append(exampleBot(t), "\n# ada's secret marker\n"...), http.StatusAccepted)
+		if g := ada.waitVersion(code.ID); g.Status != store.VersionOK {
+			t.Fatalf("ada's bot: %s: %s", g.Status, g.Verdict)
+		}
+		var mine map[string]any
+		ada.apiJSON("GET", fmt.Sprintf("/api/v1/versions/%d/files", code.ID), nil, http.StatusOK, &mine)
+		mustContain(t, fmt.Sprint(mine), "ada's secret marker")
+		mustContain(t, bob.apiJSON("GET", fmt.Sprintf("/api/v1/versions/%d/files", code.ID), nil, http.StatusForbidden, nil), "another author's code")
+		anon.apiJSON("GET", fmt.Sprintf("/api/v1/versions/%d/files", code.ID), nil, http.StatusUnauthorized, nil)
 		v := ada.uploadAPI("dynamite", "secret", "bot.py", []byte(crashingBot), http.StatusAccepted)
 		v = ada.waitVersion(v.ID)
-		var mine map[string]any
-		ada.apiJSON("GET", fmt.Sprintf("/api/v1/versions/%d/files", v.ID), nil, http.StatusOK, &mine)
-		mustContain(t, fmt.Sprint(mine), "boom on purpose")
-		mustContain(t, bob.apiJSON("GET", fmt.Sprintf("/api/v1/versions/%d/files", v.ID), nil, http.StatusForbidden, nil), "another author's code")
-		anon.apiJSON("GET", fmt.Sprintf("/api/v1/versions/%d/files", v.ID), nil, http.StatusUnauthorized, nil)
 		// The validation log and verdict: the author's only.
 		var seen VersionView
 		bob.apiJSON("GET", fmt.Sprintf("/api/v1/versions/%d", v.ID), nil, http.StatusOK, &seen)

@@ -43,6 +43,25 @@ func (s *Server) answer(w http.ResponseWriter, r *http.Request, err error) {
 // MaxValidating is how many versions one author may have validating at once.
 const MaxValidating = 3
 
+// Default quotas of one author (Options.Quota): versions holding files, and their unpacked
+// bytes. Failed and replaced versions are collected, so in use they are one version a bot.
+const (
+	DefaultMaxVersions = 20
+	DefaultMaxStored   = 64 << 20
+)
+
+// quotaRefusal says which quota an upload met and what the author can do.
+func quotaRefusal(q *store.QuotaError) error {
+	switch q.Which {
+	case "validating":
+		return bad(http.StatusTooManyRequests, "%d of your versions are still validating (at most %d at once): wait for their verdicts, then upload again", q.Have, q.Limit)
+	case "versions":
+		return bad(http.StatusForbidden, "you keep the files of %d versions, the most one author may (quota: --max-versions %d): upload a new version of one of your bots instead (a passing version replaces the one before, and failed and replaced versions are collected), or ask the organiser for a larger quota", q.Have, q.Limit)
+	default:
+		return bad(http.StatusForbidden, "this upload would take your stored files to %.1f MiB, more than one author may keep (quota: %.1f MiB, --max-stored): leave out data and build output, upload a new version of a bot you have (it replaces the one before), or ask the organiser for a larger quota", float64(q.Have)/(1<<20), float64(q.Limit)/(1<<20))
+	}
+}
+
 // readUpload reads the multipart form's "file" within the size bound.
 func (s *Server) readUpload(w http.ResponseWriter, r *http.Request) (game, name, filename string, data []byte, err error) {
 	r.Body = http.MaxBytesReader(w, r.Body, s.opt.MaxUpload)
@@ -79,11 +98,12 @@ func (s *Server) accept(ctx context.Context, u store.User, game, name, filename 
 		return store.Version{}, bad(http.StatusRequestEntityTooLarge, "the upload is larger than %d MiB", s.opt.MaxUpload>>20)
 	}
 	// Each validation is a sandboxed build and a match: an author waits for theirs to end
-	// before queueing more.
+	// before queueing more. This early look saves an unpack; the quota is taken atomically
+	// with the version's record below.
 	if n, err := s.st.Validating(ctx, u.ID); err != nil {
 		return store.Version{}, err
-	} else if n >= MaxValidating {
-		return store.Version{}, bad(http.StatusTooManyRequests, "%d of your versions are still validating: wait for their verdicts, then upload again", n)
+	} else if n >= s.opt.Quota.Validating {
+		return store.Version{}, quotaRefusal(&store.QuotaError{Which: "validating", Have: int64(n), Limit: int64(s.opt.Quota.Validating)})
 	}
 	incoming, err := os.MkdirTemp(filepath.Join(s.opt.DataDir, "versions"), ".incoming-")
 	if err != nil {
@@ -114,7 +134,16 @@ func (s *Server) accept(ctx context.Context, u store.User, game, name, filename 
 	if err != nil {
 		return store.Version{}, err
 	}
-	v, err := s.st.AddVersion(ctx, b.ID, rating.DefaultMu, rating.DefaultSigma)
+	size, err := treeSize(src)
+	if err != nil {
+		return store.Version{}, err
+	}
+	v, err := s.st.AddVersionWithin(ctx, u.ID, b.ID, size, rating.DefaultMu, rating.DefaultSigma, s.opt.Quota)
+	var qe *store.QuotaError
+	if errors.As(err, &qe) {
+		_ = s.st.DropEmptyBot(context.WithoutCancel(ctx), b.ID)
+		return store.Version{}, quotaRefusal(qe)
+	}
 	if err != nil {
 		return store.Version{}, err
 	}
@@ -151,4 +180,20 @@ func versionFiles(dir string) (map[string]string, error) {
 		return nil
 	})
 	return out, err
+}
+
+// treeSize is the bytes of the regular files under dir.
+func treeSize(dir string) (int64, error) {
+	var n int64
+	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err != nil || !d.Type().IsRegular() {
+			return err
+		}
+		info, err := d.Info()
+		if err == nil {
+			n += info.Size()
+		}
+		return err
+	})
+	return n, err
 }

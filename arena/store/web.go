@@ -185,6 +185,10 @@ type Version struct {
 	Draws    int       `json:"draws"`
 	Losses   int       `json:"losses"`
 	Faults   int       `json:"faults"`
+	// Bytes is the size of its unpacked files; Collected when they were removed (zero while
+	// it holds them).
+	Bytes     int64     `json:"bytes"`
+	Collected time.Time `json:"collected,omitzero"`
 	// Bot is filled by the queries that join it.
 	Bot WebBot `json:"-"`
 }
@@ -486,17 +490,20 @@ func (s *Store) SetVerdict(ctx context.Context, id int64, status, verdict, log, 
 	return s.wrap(err, "recording verdict")
 }
 
-const versionCols = "v.id, v.bot_id, v.n, v.dir, v.language, v.content_hash, v.status, v.verdict, v.log, v.created, v.mu, v.sigma, v.matches, v.wins, v.draws, v.losses, v.faults, " + botCols
+const versionCols = "v.id, v.bot_id, v.n, v.dir, v.language, v.content_hash, v.status, v.verdict, v.log, v.created, v.mu, v.sigma, v.matches, v.wins, v.draws, v.losses, v.faults, v.bytes, v.collected, " + botCols
 
 const versionFrom = " FROM versions v JOIN web_bots b ON b.id = v.bot_id JOIN users u ON u.id = b.user_id "
 
 func scanVersion(r scanner) (Version, error) {
 	var v Version
-	var created, bcreated string
+	var created, bcreated, collected string
 	err := r.Scan(&v.ID, &v.BotID, &v.N, &v.Dir, &v.Language, &v.Hash, &v.Status, &v.Verdict, &v.Log, &created, &v.Mu, &v.Sigma,
-		&v.Matches, &v.Wins, &v.Draws, &v.Losses, &v.Faults,
+		&v.Matches, &v.Wins, &v.Draws, &v.Losses, &v.Faults, &v.Bytes, &collected,
 		&v.Bot.ID, &v.Bot.UserID, &v.Bot.Author, &v.Bot.Game, &v.Bot.Name, &v.Bot.Disabled, &v.Bot.House, &bcreated)
 	v.Created, v.Bot.Created = parseTime(created), parseTime(bcreated)
+	if collected != "" {
+		v.Collected = parseTime(collected)
+	}
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
 	}

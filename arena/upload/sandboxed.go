@@ -135,10 +135,19 @@ func (s Sandboxed) unpack(name string, data []byte, dir string) error {
 	if werr != nil {
 		r := p.Reason()
 		line, _, _ := strings.Cut(strings.TrimSpace(msg.String()), "\n")
-		if r.Kind == sandbox.KindExited && r.Status == 2 {
-			return userError(line)
+		switch r.Kind {
+		case sandbox.KindExited:
+			if r.Status == 2 {
+				return userError(line)
+			}
+			// The unpacker met something in the archive it has no name for: the archive is
+			// malformed, not too big.
+			return fmt.Errorf("%w: the archive could not be unpacked (%s): make it again with zip -r or tar czf", ErrFormat,
+				strings.ReplaceAll(line, spec.Args[4]+"/", ""))
+		case sandbox.KindTimeLimit, sandbox.KindCPULimit, sandbox.KindMemoryLimit, sandbox.KindOutputLimit, sandbox.KindFileLimit:
+			return fmt.Errorf("%w: unpacking stopped in its sandbox (%s): %s", ErrTooBig, r.String(), line)
 		}
-		return fmt.Errorf("%w: unpacking stopped in its sandbox (%s): %s", ErrTooBig, r.String(), line)
+		return fmt.Errorf("unpacking stopped in its sandbox (%s): %s", r.String(), line)
 	}
 	if !copied {
 		return errors.New("the unpacker's files could not be collected")

@@ -119,7 +119,16 @@ func (w *writer) mkdir(name string) error {
 	if err := w.count(name); err != nil {
 		return err
 	}
-	return os.MkdirAll(filepath.Join(w.dir, filepath.FromSlash(rel)), 0o755)
+	return w.mkdirAll(name, filepath.Join(w.dir, filepath.FromSlash(rel)))
+}
+
+// mkdirAll makes an entry's folder; a folder where the archive put a file is the archive's
+// fault, named by its entry (never by the unpacker's own path).
+func (w *writer) mkdirAll(name, dir string) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("%w: %s: a file and a folder of one name (or a folder through a file): archive a plain folder", ErrBadEntry, name)
+	}
+	return nil
 }
 
 // file writes one regular file, counting what it writes (never trusting a header's size).
@@ -135,7 +144,7 @@ func (w *writer) file(name string, mode fs.FileMode, r io.Reader) error {
 		return err
 	}
 	dst := filepath.Join(w.dir, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+	if err := w.mkdirAll(name, filepath.Dir(dst)); err != nil {
 		return err
 	}
 	perm := fs.FileMode(0o644)

@@ -186,6 +186,10 @@ func TestSandboxed(t *testing.T) {
 		{"device", "x.tar", tarOf(t, false, entry{name: "dev", typ: tar.TypeChar}), ErrBadEntry, "device"},
 		{"bomb", "x.zip", zipOf(t, entry{name: "zeros", size: 64 << 20}), ErrTooBig, "more than 8 MiB"},
 		{"not zip", "x.zip", []byte("plain"), ErrFormat, "zip"},
+		// A malformed archive is the author's error to fix, not "too big" (it was 413).
+		{"file then folder zip", "x.zip", zipOf(t, entry{name: "a", body: "x"}, entry{name: "a/b", body: "y"}), ErrBadEntry, "a file and a folder of one name"},
+		{"file then folder tar", "x.tar", tarOf(t, false, entry{name: "a", body: "x"}, entry{name: "a/b/c", body: "y"}), ErrBadEntry, "a/b/c"},
+		{"truncated tar.gz", "x.tar.gz", []byte{0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3, 1, 2, 3}, ErrFormat, "not a tar archive"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
