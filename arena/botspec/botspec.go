@@ -85,7 +85,32 @@ func (r *Resolver) Prepare(arg string) (Prepared, error) {
 	}
 	r.mu.Unlock()
 	p.once.Do(func() { p.p, p.err = r.prepare(arg) })
+	if p.err == nil && !present(p.p.Command) {
+		// Its snapshot or artefact left the files store (removed by hand: what this process
+		// resolved is leased): prepared again, which takes and builds it again.
+		r.mu.Lock()
+		if r.done[arg] == p {
+			delete(r.done, arg)
+		}
+		r.mu.Unlock()
+		q := &prepared{}
+		q.once.Do(func() { q.p, q.err = r.prepare(arg) })
+		r.mu.Lock()
+		r.done[arg] = q
+		r.mu.Unlock()
+		return q.p, q.err
+	}
 	return p.p, p.err
+}
+
+// present reports whether every folder a command mounts is still there.
+func present(c host.Command) bool {
+	for _, m := range c.Mounts {
+		if _, err := os.Stat(m.Host); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *Resolver) prepare(arg string) (Prepared, error) {
