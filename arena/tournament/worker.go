@@ -37,6 +37,10 @@ type WorkOptions struct {
 	Strict bool
 	// Log receives one line per job event; nil: silent.
 	Log func(string)
+	// Files is the files store the worker keeps fetched bots in (default sandbox.FilesDir()):
+	// a bot whose snapshot is there already (taken on this machine, by its hash) is not
+	// fetched again. A test gives a worker one of its own, as on a machine of its own.
+	Files string
 }
 
 // poolBound is how many bot processes a worker slot keeps alive across tournaments.
@@ -60,9 +64,12 @@ func Work(ctx context.Context, q *queue.Queue, opt WorkOptions) error {
 	if opt.Log == nil {
 		opt.Log = func(string) {}
 	}
-	files, err := sandbox.FilesDir()
-	if err != nil {
-		return err
+	files := opt.Files
+	if files == "" {
+		var err error
+		if files, err = sandbox.FilesDir(); err != nil {
+			return err
+		}
 	}
 	w := &worker{q: q, opt: opt, files: files}
 	var wg sync.WaitGroup
