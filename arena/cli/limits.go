@@ -4,7 +4,6 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
-	"github.com/spf13/pflag"
 
 	"github.com/botarena/arena/arena/botspec"
 	"github.com/botarena/arena/arena/build"
@@ -65,8 +64,7 @@ func buildFlags(cmd *cobra.Command) func(strict bool) *botspec.Resolver {
 	rangeVar(f, &capMiB, "files-cap", filestore.DefaultCap()>>20, 64, 1<<30, "size the files store (snapshots and artefacts, in memory) is kept under: what no live arena process uses goes, least recently used first; default a quarter of this machine's memory")
 	// The cap holds from the moment the flag is parsed: a tournament snapshots its bots (and
 	// the store collects) before it makes its resolver.
-	capFlag := f.Lookup("files-cap")
-	capFlag.Value = &onSet{Value: capFlag.Value, then: func() { filestore.SetCap(capMiB << 20) }}
+	f.Lookup("files-cap").Value.(*rangeFlag[int64]).then = func() { filestore.SetCap(capMiB << 20) }
 	return func(strict bool) *botspec.Resolver {
 		return &botspec.Resolver{Authoring: cmd.Name() == "play", Build: build.Options{
 			Limits: sandbox.Limits{MemoryBytes: memMiB << 20, Processes: procs, CPUSeconds: cpuSecs,
@@ -74,18 +72,4 @@ func buildFlags(cmd *cobra.Command) func(strict bool) *botspec.Resolver {
 			Network: network, CGO: cgo, Wheels: wheels, Strict: strict, OutputQuota: quotaMiB << 20,
 		}}
 	}
-}
-
-// onSet is a flag value that calls then after each successful Set.
-type onSet struct {
-	pflag.Value
-	then func()
-}
-
-func (o *onSet) Set(v string) error {
-	if err := o.Value.Set(v); err != nil {
-		return err
-	}
-	o.then()
-	return nil
 }
