@@ -272,7 +272,10 @@ func Cleanup() (CleanupReport, error) { return CleanupReport{}, nil }
 // FilesDir is a plain folder off Linux.
 func FilesDir() (string, error) {
 	dir := filepath.Join(os.TempDir(), fmt.Sprintf("arena-sandbox-%d", os.Geteuid()), "files")
-	return dir, os.MkdirAll(dir, 0o755)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return dir, err
+	}
+	return dir, os.Chmod(dir, 0o700) // private: no other local user reads a submission
 }
 
 // OverlaysWork is false off Linux.

@@ -330,13 +330,16 @@ func FilesDir() (string, error) {
 	return filesDir, filesErr
 }
 
+// The store is private (0700): no other local user walks into it to read a submission. What is
+// inside keeps its read bits, since each bot's uid reaches its own files only through the bind
+// mounts of its sandbox, which do not pass through the store's root.
 func ensureFiles() (string, error) {
 	dir := filepath.Join(stateDir(), "files")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("files store %s: %w", dir, err)
 	}
 	if os.Geteuid() != 0 {
-		return dir, nil
+		return dir, os.Chmod(dir, 0o700)
 	}
 	lock, err := os.OpenFile(filepath.Join(stateDir(), "files.lock"), os.O_CREATE|os.O_RDWR, 0o600)
 	if err != nil {
@@ -347,10 +350,12 @@ func ensureFiles() (string, error) {
 		return "", fmt.Errorf("files store %s: %w", dir, err)
 	}
 	if mounted(dir) {
-		return dir, nil
+		// Mounted 0755 by an older arena: made private now.
+		return dir, os.Chmod(dir, 0o700)
 	}
-	// Pages are allocated as files are written; the size only caps a runaway.
-	if err := unix.Mount(filesTag, dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0755,size=50%,nr_inodes=1000000"); err != nil {
+	// Pages are allocated as files are written; the size only caps a runaway (the collector
+	// of arena/filestore keeps the store under its own, smaller cap).
+	if err := unix.Mount(filesTag, dir, "tmpfs", unix.MS_NOSUID|unix.MS_NODEV, "mode=0700,size=50%,nr_inodes=1000000"); err != nil {
 		return "", fmt.Errorf("mount the files store on %s: %w", dir, err)
 	}
 	return dir, nil

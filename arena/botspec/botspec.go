@@ -87,13 +87,38 @@ func (r *Resolver) Prepare(arg string) (Prepared, error) {
 	p.once.Do(func() { p.p, p.err = r.prepare(arg) })
 	if Classify(p.err) == Infrastructure {
 		// The arena's failure (a full files store, say) may be gone next time: not kept.
+		r.forget(arg, p)
+	} else if p.err == nil && !present(p.p.Command) {
+		// Its snapshot or artefact left the files store (removed by hand: what this process
+		// resolved is leased): prepared again, which takes and builds it again.
+		r.forget(arg, p)
+		q := &prepared{}
+		q.once.Do(func() { q.p, q.err = r.prepare(arg) })
 		r.mu.Lock()
-		if r.done[arg] == p {
-			delete(r.done, arg)
-		}
+		r.done[arg] = q
 		r.mu.Unlock()
+		return q.p, q.err
 	}
 	return p.p, p.err
+}
+
+// forget drops p as arg's preparation, unless another has replaced it already.
+func (r *Resolver) forget(arg string, p *prepared) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.done[arg] == p {
+		delete(r.done, arg)
+	}
+}
+
+// present reports whether every folder a command mounts is still there.
+func present(c host.Command) bool {
+	for _, m := range c.Mounts {
+		if _, err := os.Stat(m.Host); err != nil {
+			return false
+		}
+	}
+	return true
 }
 
 func (r *Resolver) prepare(arg string) (Prepared, error) {

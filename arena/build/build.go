@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/botarena/arena/arena/filestore"
 	"github.com/botarena/arena/sandbox"
 )
 
@@ -31,7 +32,15 @@ type Options struct {
 	Strict bool
 	// Cache holds the warmed compiler caches; default <user cache>/arena/build.
 	Cache string
+	// OutputQuota bounds what one build of a submission may add to the files store (its
+	// output, measured before it is copied in); 0 takes DefaultOutputQuota, below 0 none (the
+	// arena's own builds).
+	OutputQuota int64
 }
+
+// DefaultOutputQuota is what one build may add to the files store: room for a bot with its
+// dependencies and data, the size a submission's own files may have.
+const DefaultOutputQuota = 256 << 20
 
 // DefaultLimits bound a build: room for compiling a gRPC bot, seconds for a bomb to hit them.
 func DefaultLimits() sandbox.Limits {
@@ -51,6 +60,7 @@ func (o Options) WithDefaults() Options {
 	fill(&l.DiskBytes, d.DiskBytes)
 	fill(&l.OpenFiles, d.OpenFiles)
 	fill(&l.WallTime, d.WallTime)
+	fill(&o.OutputQuota, DefaultOutputQuota)
 	if o.Cache == "" {
 		base, err := os.UserCacheDir()
 		if err != nil {
@@ -150,9 +160,16 @@ func (s step) run(o Options, dst string) error {
 		}
 		spec.Dir = work
 	}
+	var overQuota int64
 	spec.Harvest = func(dir string) {
 		harvested = true
-		harvestErr = copyTree(filepath.Join(dir, s.out), dst)
+		out := filepath.Join(dir, s.out)
+		// Measured before a byte of it enters the files store (memory shared by every run).
+		if n := treeSize(out); o.OutputQuota > 0 && n > o.OutputQuota {
+			overQuota = n
+			return
+		}
+		harvestErr = copyTree(out, dst, o.OutputQuota)
 	}
 	p, err := sandbox.Start(spec)
 	if err != nil {
@@ -170,6 +187,12 @@ func (s step) run(o Options, dst string) error {
 		_ = os.RemoveAll(dst)
 		return &Error{Bot: s.bot, Step: s.name, Reason: p.Reason().String(), Tail: log.lines(30)}
 	}
+	if overQuota > 0 {
+		_ = os.RemoveAll(dst)
+		return &Error{Bot: s.bot, Step: s.name, Tail: log.lines(30), Reason: fmt.Sprintf(
+			"its output is %d MiB, more than the per-submission quota of %d MiB: leave build caches, dependencies and data the bot does not need out of the output (or the organiser raises --build-output)",
+			(overQuota+1<<20-1)>>20, o.OutputQuota>>20)}
+	}
 	if !harvested || harvestErr != nil {
 		_ = os.RemoveAll(dst)
 		return &Error{Bot: s.bot, Step: s.name, Reason: fmt.Sprintf("its result could not be collected: %v", harvestErr), Tail: log.lines(30)}
@@ -177,11 +200,31 @@ func (s step) run(o Options, dst string) error {
 	return nil
 }
 
+// treeSize is the size of the regular files below dir.
+func treeSize(dir string) int64 {
+	var n int64
+	_ = filepath.Walk(dir, func(_ string, info os.FileInfo, err error) error {
+		if err == nil && info.Mode().IsRegular() {
+			n += info.Size()
+		}
+		return nil
+	})
+	return n
+}
+
+// errQuota is a build's output that grew past its quota while it was copied.
+var errQuota = errors.New("the build's output grew past its quota while it was copied")
+
 // copyTree copies the regular files and folders of src (a build's output, written by the
 // sandboxed uid) to dst, owned by the arena, read-only; links and special files are dropped.
-func copyTree(src, dst string) error {
+// It copies at most quota bytes (none: quota <= 0).
+func copyTree(src, dst string, quota int64) error {
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return err
+	}
+	room := quota
+	if quota <= 0 {
+		room = 1 << 62
 	}
 	return filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
 		if err != nil {
@@ -208,21 +251,32 @@ func copyTree(src, dst string) error {
 		if err != nil {
 			return err
 		}
-		if _, err := io.Copy(out, in); err != nil {
+		n, err := io.Copy(out, io.LimitReader(in, room+1))
+		if err != nil {
 			out.Close()
 			return err
+		}
+		if room -= n; room < 0 {
+			out.Close()
+			return errQuota
 		}
 		return out.Close()
 	})
 }
 
-// cached returns store/art/<key> when it exists; otherwise it builds it with make, at most
-// once at a time per key across arena processes (a file lock), into a temporary folder that is
-// renamed into place only when complete.
+// cached returns store/art/<key>, leased by this process for its life (arena/filestore), when
+// it exists; otherwise it builds it with make, at most once at a time per key across arena
+// processes (a file lock), into a folder of this process's lease that is renamed into place
+// only when complete (a killed build leaves nothing the next start does not remove).
 func cached(store, key string, make func(dst string) error) (Artefact, error) {
-	a := Artefact{Key: key, Dir: filepath.Join(store, "art", key)}
-	if _, err := os.Stat(a.Dir); err == nil {
-		return a, nil
+	fs, err := filestore.Open(store)
+	if err != nil {
+		return Artefact{}, err
+	}
+	entry := filestore.Entry("art", key)
+	a := Artefact{Key: key, Dir: fs.Path(entry)}
+	if ok, err := fs.Use(entry); ok || err != nil {
+		return a, err
 	}
 	unlock, err := lock(filepath.Join(store, "art", key+".lock"))
 	if err != nil {
@@ -232,13 +286,15 @@ func cached(store, key string, make func(dst string) error) (Artefact, error) {
 	if _, err := os.Stat(a.Dir); err == nil {
 		return a, nil
 	}
-	tmp := a.Dir + ".tmp"
-	_ = os.RemoveAll(tmp)
+	tmp, err := fs.Temp("art")
+	if err != nil {
+		return a, err
+	}
 	if err := make(tmp); err != nil {
 		_ = os.RemoveAll(tmp)
 		return a, err
 	}
-	return a, os.Rename(tmp, a.Dir)
+	return a, fs.Put(tmp, entry)
 }
 
 // lock takes an exclusive file lock, freed by the kernel however the process ends.

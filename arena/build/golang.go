@@ -16,6 +16,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/botarena/arena/arena/filestore"
 	"github.com/botarena/arena/arena/submission"
 	"github.com/botarena/arena/sandbox"
 )
@@ -203,14 +204,22 @@ func goView(tc Toolchain) []string {
 // built once per toolchain and kit from the arena's own code (no submission), in a sandbox
 // like any build. Builds see it through a private overlay; where overlays are impossible
 // (not root) they write into it directly, which the degraded sandbox reports.
-func warmCache(o Options, tc Toolchain, kit Kit) (dir string, fresh bool, err error) {
+func warmCache(o Options, tc Toolchain, kit Kit, store string) (dir string, fresh bool, err error) {
 	// One warm cache, without cgo: a build with --cgo reuses what it can and compiles the rest
 	// in its own overlay.
 	dir = filepath.Join(o.Cache, "gocache-"+key(tc.Version, kit.Hash))
 	ready := filepath.Join(dir, "ready")
+	// Leased like a files store entry before it is looked at: pruneCaches leaves it alone.
+	fs, err := filestore.Open(store)
+	if err != nil {
+		return "", false, err
+	}
+	if err := fs.UseOutside(dir); err != nil {
+		return "", false, err
+	}
 	if exists(ready) {
 		now := time.Now()
-		_ = os.Chtimes(ready, now, now) // in use: pruneCaches leaves it alone
+		_ = os.Chtimes(ready, now, now)
 		return dir, false, nil
 	}
 	unlock, err := lock(dir + ".lock")
@@ -225,6 +234,7 @@ func warmCache(o Options, tc Toolchain, kit Kit) (dir string, fresh bool, err er
 	wo := o
 	wo.Limits.MemoryBytes = max(wo.Limits.MemoryBytes, 4<<30)
 	wo.Limits.DiskBytes = max(wo.Limits.DiskBytes, 4<<30)
+	wo.OutputQuota = -1 // the arena's own code, outside the files store
 	s := step{
 		name: "warm the Go cache", bot: "the arena's Go source", path: "/bin/sh",
 		args: []string{"-c", "cd /run/kit && go build -mod=readonly -trimpath ./..."},
@@ -250,45 +260,42 @@ func warmCache(o Options, tc Toolchain, kit Kit) (dir string, fresh bool, err er
 	if err := os.WriteFile(filepath.Join(dir, "ready"), nil, 0o644); err != nil {
 		return "", false, err
 	}
-	pruneCaches(o.Cache, filepath.Base(dir))
+	pruneCaches(store, o.Cache, filepath.Base(dir))
 	return dir, true, nil
 }
 
 func goPrefix(kit Kit) string { return "go-" + kit.Hash[:12] + "-" }
 
-// pruneArtefacts removes Go binaries built more than an hour ago against other kits: the
-// files store is memory (a tmpfs), and every edit of the arena's Go source makes a new kit. The
-// hour leaves alone another checkout's tournament that is still using its own.
-func pruneArtefacts(store, keep string) {
-	old, _ := filepath.Glob(filepath.Join(store, "art", "go-*"))
-	for _, p := range old {
-		b := filepath.Base(p)
-		if strings.HasPrefix(b, keep) || strings.HasSuffix(b, ".lock") {
-			continue
-		}
-		if st, err := os.Stat(p); err == nil && time.Since(st.ModTime()) > time.Hour {
-			_ = os.RemoveAll(p)
-		}
-	}
-}
+// cacheAge is how long a warmed cache nobody leases is kept: another user's arena (with a
+// files store of its own, so its leases are not seen here) may still be using it.
+const cacheAge = time.Hour
 
-// pruneCaches removes warmed caches not used for an hour (a kit changes with every edit of the
-// arena; another checkout's tournament may still be using its own).
-func pruneCaches(dir, keep string) {
-	old, _ := filepath.Glob(filepath.Join(dir, "gocache-*"))
-	sort.Strings(old)
-	for _, p := range old {
-		st, err := os.Stat(filepath.Join(p, "ready"))
-		if err == nil && time.Since(st.ModTime()) < time.Hour {
-			continue
-		}
-		if b := filepath.Base(p); b != keep && !strings.HasSuffix(b, ".lock") {
+// pruneCaches removes the warmed caches (of other kits and toolchains) that no live arena
+// process of this files store leases and nobody used for cacheAge. Go artefacts of other kits
+// are entries of the files store: its collector removes them when nothing leases them.
+func pruneCaches(store, dir, keep string) {
+	fs, err := filestore.Open(store)
+	if err != nil {
+		return
+	}
+	_ = fs.Exclusive(func(leased func(string) bool) error {
+		old, _ := filepath.Glob(filepath.Join(dir, "gocache-*"))
+		sort.Strings(old)
+		for _, p := range old {
+			b := filepath.Base(p)
+			if b == keep || strings.HasSuffix(b, ".lock") || leased(p) {
+				continue
+			}
+			if st, err := os.Stat(filepath.Join(p, "ready")); err == nil && time.Since(st.ModTime()) < cacheAge {
+				continue
+			}
 			if unlock, err := tryLock(p + ".lock"); err == nil {
 				_ = os.RemoveAll(p)
 				unlock()
 			}
 		}
-	}
+		return nil
+	})
 }
 
 // GoBot is a Go submission to build.
@@ -317,7 +324,7 @@ func WarmGo(o Options, near, store string) error {
 	if err != nil {
 		return err
 	}
-	_, _, err = warmCache(o, tc, kit)
+	_, _, err = warmCache(o, tc, kit, store)
 	return err
 }
 
@@ -343,12 +350,9 @@ func Go(o Options, b GoBot, store string) (Artefact, error) {
 	// The kit's hash leads the key, so artefacts of older kits can be found and removed.
 	k := goPrefix(kit) + key(recipeGo, snap.Hash, pkg, kit.Hash, tc.Version, fmt.Sprint(o.CGO), fmt.Sprint(o.Network))
 	return cached(store, k, func(dst string) error {
-		cache, fresh, err := warmCache(o, tc, kit)
+		cache, _, err := warmCache(o, tc, kit, store)
 		if err != nil {
 			return err
-		}
-		if fresh {
-			pruneArtefacts(store, goPrefix(kit))
 		}
 		s := step{
 			name: "go build", bot: bot, path: "/bin/sh", args: []string{"-c", goScript},

@@ -3,6 +3,7 @@ package build
 import (
 	"fmt"
 
+	"github.com/botarena/arena/arena/filestore"
 	"github.com/botarena/arena/sandbox"
 )
 
@@ -29,10 +30,17 @@ func Report(o Options) *sandbox.Report {
 	}
 	if dir, err := sandbox.FilesDir(); err != nil {
 		add(LayerBuildFiles, false, "%v", err)
-	} else if sandbox.Probe().Active(sandbox.LayerUID) {
-		add(LayerBuildFiles, true, "snapshots and artefacts in %s, a tmpfs of its own: a bot's mounts show no host path", dir)
 	} else {
-		add(LayerBuildFiles, false, "snapshots and artefacts in %s, a plain folder: a bot's mounts show its host path", dir)
+		// Its budget: what it holds, and the cap its collector keeps it under.
+		budget := ""
+		if fs, err := filestore.Open(dir); err == nil {
+			budget = fmt.Sprintf("; private (0700), %d MiB used, kept under %d MiB (--files-cap; %s says what went)", fs.Usage()>>20, filestore.Cap()>>20, filestore.LogName)
+		}
+		if sandbox.Probe().Active(sandbox.LayerUID) {
+			add(LayerBuildFiles, true, "snapshots and artefacts in %s, a tmpfs of its own: a bot's mounts show no host path%s", dir, budget)
+		} else {
+			add(LayerBuildFiles, false, "snapshots and artefacts in %s, a plain folder: a bot's mounts show its host path%s", dir, budget)
+		}
 	}
 	if o.Network {
 		add(LayerBuildNetwork, false, "--build-network: build steps reach the network")

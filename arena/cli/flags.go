@@ -23,6 +23,8 @@ type number interface {
 type rangeFlag[T number] struct {
 	p        *T
 	min, max T
+	// then, when set, runs after each value is accepted (a setting that must hold at once).
+	then func()
 }
 
 // rangeVar declares a numeric flag whose value must lie in [min, max]; the range is appended to
@@ -53,6 +55,9 @@ func (r *rangeFlag[T]) Set(s string) error {
 		return fmt.Errorf("%s is out of range: allowed %s to %s", r.format(v), r.format(r.min), r.format(r.max))
 	}
 	*r.p = v
+	if r.then != nil {
+		r.then()
+	}
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/botarena/arena/arena/botspec"
 	"github.com/botarena/arena/arena/build"
+	"github.com/botarena/arena/arena/filestore"
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/sandbox"
 )
@@ -42,11 +43,12 @@ func sandboxFlags(cmd *cobra.Command) func(*host.Options) {
 // function that makes the resolver they describe.
 func buildFlags(cmd *cobra.Command) func(strict bool) *botspec.Resolver {
 	var (
-		memMiB, diskMiB int64
-		procs, cpuSecs  int
-		wall            time.Duration
-		network, cgo    bool
-		wheels          string
+		memMiB, diskMiB  int64
+		procs, cpuSecs   int
+		wall             time.Duration
+		network, cgo     bool
+		wheels           string
+		quotaMiB, capMiB int64
 	)
 	d := build.DefaultLimits()
 	f := cmd.Flags()
@@ -58,11 +60,16 @@ func buildFlags(cmd *cobra.Command) func(strict bool) *botspec.Resolver {
 	f.BoolVar(&network, "build-network", false, "let builds reach the network (pip's index, the Go module proxy, npm, crates.io, Maven Central); off: dependencies come only from local folders (--wheels, vendored sources, node_modules)")
 	f.BoolVar(&cgo, "cgo", false, "build Go bots with cgo (still in the build sandbox)")
 	f.StringVar(&wheels, "wheels", "", "folder of Python wheels a bot's requirements.txt installs from")
+	rangeVar(f, &quotaMiB, "build-output", build.DefaultOutputQuota>>20, 1, 1<<20, "what one build of a submission may add to the files store (its output: a binary, dependencies, a built copy), MiB; a build over it fails with this quota named")
+	rangeVar(f, &capMiB, "files-cap", filestore.DefaultCap()>>20, 64, 1<<30, "size the files store (snapshots and artefacts, in memory) is kept under: what no live arena process uses goes, least recently used first; default a quarter of this machine's memory")
+	// The cap holds from the moment the flag is parsed: a tournament snapshots its bots (and
+	// the store collects) before it makes its resolver.
+	f.Lookup("files-cap").Value.(*rangeFlag[int64]).then = func() { filestore.SetCap(capMiB << 20) }
 	return func(strict bool) *botspec.Resolver {
 		return &botspec.Resolver{Authoring: cmd.Name() == "play", Build: build.Options{
 			Limits: sandbox.Limits{MemoryBytes: memMiB << 20, Processes: procs, CPUSeconds: cpuSecs,
 				DiskBytes: diskMiB << 20, WallTime: wall},
-			Network: network, CGO: cgo, Wheels: wheels, Strict: strict,
+			Network: network, CGO: cgo, Wheels: wheels, Strict: strict, OutputQuota: quotaMiB << 20,
 		}}
 	}
 }

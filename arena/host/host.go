@@ -79,6 +79,21 @@ var (
 	ErrDead = game.ErrDead
 )
 
+// ErrMissingFiles means a bot's files (its snapshot or artefact in the files store) were gone
+// when it was launched: the arena's failure, never the bot's (a caller rebuilds them or records
+// an infrastructure failure, and charges no bot).
+var ErrMissingFiles = errors.New("the bot's files are missing from the files store")
+
+// missing names the first folder c mounts that is not there.
+func missing(c Command) error {
+	for _, m := range c.Mounts {
+		if _, err := os.Stat(m.Host); err != nil {
+			return fmt.Errorf("bot %s: %w: %s (shown to it at %s) is gone: an infrastructure failure, not the bot's", c.Name, ErrMissingFiles, m.Host, m.At)
+		}
+	}
+	return nil
+}
+
 // EnvAllow is the short list of host variables a bot inherits; everything else is dropped.
 var EnvAllow = []string{"LANG", "LC_ALL", "TZ"}
 
@@ -204,6 +219,9 @@ type Bot struct {
 // Launch starts a bot and waits for its handshake and Describe. The error names the bot, says
 // what went wrong and shows its last stderr lines.
 func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
+	if err := missing(c); err != nil {
+		return nil, err
+	}
 	opt = opt.withDefaults()
 	root := opt.WorkRoot
 	if root == "" {
@@ -301,6 +319,9 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 	rpc, err := b.client.Client()
 	if err != nil {
 		b.Close()
+		if merr := missing(c); merr != nil {
+			return nil, merr // removed while it started
+		}
 		var se *StartError
 		if errors.As(err, &se) {
 			return nil, se

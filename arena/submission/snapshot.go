@@ -10,6 +10,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/botarena/arena/arena/filestore"
 )
 
 // Limits bound what a snapshot copies.
@@ -40,7 +42,7 @@ type Snapshot struct {
 func (s Snapshot) Short() string { return s.Hash[:12] }
 
 // Take copies src's files into store/snap/<hash> (kept when it exists already: snapshots are
-// content-addressed) and returns it. It copies regular files only and refuses symlinks and
+// content-addressed), leased by this process for its life (arena/filestore), and returns it. It copies regular files only and refuses symlinks and
 // special files, so the copy cannot reach outside the submission.
 func Take(src Source, store string, lim Limits) (Snapshot, error) {
 	if lim.Files <= 0 {
@@ -56,10 +58,12 @@ func Take(src Source, store string, lim Limits) (Snapshot, error) {
 	if err != nil {
 		return Snapshot{}, err
 	}
-	if err := os.MkdirAll(filepath.Join(store, "snap"), 0o755); err != nil {
+	fs, err := filestore.Open(store)
+	if err != nil {
 		return Snapshot{}, fmt.Errorf("snapshot of %s: %w", src.Arg, err)
 	}
-	tmp, err := os.MkdirTemp(store, ".snap-")
+	// Written under this process's lease: if it dies half way, the next start removes it.
+	tmp, err := fs.Temp("snap")
 	if err != nil {
 		return Snapshot{}, fmt.Errorf("snapshot of %s: %w", src.Arg, err)
 	}
@@ -75,11 +79,13 @@ func Take(src Source, store string, lim Limits) (Snapshot, error) {
 		fmt.Fprintf(h, "%q %t %d %x\n", f.rel, f.exec, n, sum)
 	}
 	snap.Hash = hex.EncodeToString(h.Sum(nil))
-	snap.Dir = filepath.Join(store, "snap", snap.Hash)
-	if err := os.Chmod(tmp, 0o755); err != nil {
-		return Snapshot{}, err
+	// Leased before it is put in place: no collector removes it while this process lives.
+	entry := filestore.Entry("snap", snap.Hash)
+	if _, err := fs.Use(entry); err != nil {
+		return Snapshot{}, fmt.Errorf("snapshot of %s: %w", src.Arg, err)
 	}
-	if err := os.Rename(tmp, snap.Dir); err != nil && !exists(snap.Dir) {
+	snap.Dir = fs.Path(entry)
+	if err := fs.Put(tmp, entry); err != nil {
 		return Snapshot{}, fmt.Errorf("snapshot of %s: %w", src.Arg, err)
 	}
 	return snap, nil

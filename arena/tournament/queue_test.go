@@ -233,7 +233,15 @@ func TestTamperedFilesRefused(t *testing.T) {
 	}
 	rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
 	defer cancel()
-	sum, err := tournament.Run(rctx, st, id, tournament.Options{Jobs: 1, Resolver: resolver, Queue: q})
+	// The worker is on a machine of its own (its own files store): it fetches the bot's files.
+	// One sharing this machine's store finds the coordinator's snapshot by its hash instead.
+	wctx, stop := context.WithCancel(ctx)
+	worked := make(chan error, 1)
+	go func() {
+		worked <- tournament.Work(wctx, q, tournament.WorkOptions{Files: filepath.Join(t.TempDir(), "files"), Name: "elsewhere"})
+	}()
+	defer func() { stop(); <-worked }()
+	sum, err := tournament.Run(rctx, st, id, tournament.Options{Jobs: 0, Resolver: resolver, Queue: q})
 	if !errors.Is(err, tournament.ErrIncomplete) || sum.Failed != 2 {
 		t.Fatalf("run: %+v %v; want both matches refused", sum, err)
 	}

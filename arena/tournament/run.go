@@ -394,6 +394,25 @@ func playOne(ctx context.Context, st *store.Store, id int64, spec game.Spec, cfg
 	return p.summary, nil
 }
 
+// relaunch prepares again a bot whose files were missing from the files store at launch (a
+// direct run has its spec and resolver: the snapshot is taken and built again, and must still
+// have the hash the bot entered with) and launches that; otherwise it returns why.
+func relaunch(ctx context.Context, opt Options, e Entry, pl *pool, key string, hopt host.Options, why error) (*host.Bot, error) {
+	if opt.Resolver == nil || e.Spec == "" {
+		return nil, why
+	}
+	p, err := opt.Resolver.Prepare(e.Spec)
+	if err == nil && e.Hash != "" && p.Snapshot.Hash != e.Hash {
+		err = fmt.Errorf("its files changed since the tournament started (snapshot %.12s, now %.12s)", e.Hash, p.Snapshot.Hash)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("%w; taking and building it again failed: %v", why, err)
+	}
+	c := p.Command
+	c.Name = e.Name
+	return pl.get(ctx, key, c, hopt)
+}
+
 // LogLines is how much of each bot's stderr a match keeps for its author (the tail).
 const LogLines = 40
 
@@ -419,6 +438,8 @@ func play(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Command, 
 	procs := make([]*host.Bot, len(m.Players))
 	ps := make([]match.Player, len(m.Players))
 	var wg sync.WaitGroup
+	var infraMu sync.Mutex
+	var infra error
 	for i, b := range m.Players {
 		if h := houses[b]; h != nil {
 			ps[i] = players.NewInProcess(names[i], *h)
@@ -434,6 +455,16 @@ func play(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Command, 
 			hopt := opt.Host
 			hopt.StartTimeout, hopt.WorkRoot = cfg.StartTimeout, opt.WorkRoot
 			p, err := pl.get(ctx, poolKey(b), cmds[b], hopt)
+			if errors.Is(err, host.ErrMissingFiles) {
+				p, err = relaunch(ctx, opt, cfg.Entries[b], pl, poolKey(b), hopt, err)
+			}
+			if errors.Is(err, host.ErrMissingFiles) {
+				// The arena lost the bot's files: the match fails, charged to no bot.
+				infraMu.Lock()
+				infra = errors.Join(infra, err)
+				infraMu.Unlock()
+				return
+			}
 			if err != nil {
 				// A bot that cannot start is a fault in its seat, not a broken tournament.
 				ps[i] = deadPlayer{name: names[i], why: err.Error()}
@@ -447,6 +478,9 @@ func play(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Command, 
 	defer pl.release(procs)
 	if err := ctx.Err(); err != nil {
 		return played{}, err
+	}
+	if infra != nil {
+		return played{}, infra
 	}
 	rec := replay.NewRecorder(spec.Name, m.MatchID, gcfg, names)
 	rec.Rec.Clock = string(cfg.ClockMode())

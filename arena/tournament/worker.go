@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/botarena/arena/arena/botspec"
+	"github.com/botarena/arena/arena/filestore"
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/queue"
@@ -45,6 +46,10 @@ type WorkOptions struct {
 	// now) stays out of the queue after its first delivery; it doubles with every delivery,
 	// up to MaxRetryDelay (default DefaultRetryDelay).
 	RetryDelay time.Duration
+	// Files is the files store the worker keeps fetched bots in (default sandbox.FilesDir()):
+	// a bot whose snapshot is there already (taken on this machine, by its hash) is not
+	// fetched again. A test gives a worker one of its own, as on a machine of its own.
+	Files string
 }
 
 // Redelivery delays: a job handed back after delivery n waits RetryDelay * 2^(n-1), at most
@@ -90,14 +95,14 @@ func Work(ctx context.Context, q *queue.Queue, opt WorkOptions) error {
 	} else {
 		announce(opt)
 	}
-	files, err := sandbox.FilesDir()
-	if err != nil {
-		return err
+	files := opt.Files
+	if files == "" {
+		var err error
+		if files, err = sandbox.FilesDir(); err != nil {
+			return err
+		}
 	}
-	w := &worker{q: q, opt: opt, files: files, fetched: filepath.Join(files, "fetched")}
-	if err := os.MkdirAll(w.fetched, 0o755); err != nil {
-		return err
-	}
+	w := &worker{q: q, opt: opt, files: files}
 	var wg sync.WaitGroup
 	for range opt.Jobs {
 		wg.Add(1)
@@ -125,11 +130,10 @@ func Work(ctx context.Context, q *queue.Queue, opt WorkOptions) error {
 }
 
 type worker struct {
-	q       *queue.Queue
-	opt     WorkOptions
-	files   string     // the files store (snapshots)
-	fetched string     // bots' files as fetched, by hash
-	mu      sync.Mutex // one fetch at a time
+	q     *queue.Queue
+	opt   WorkOptions
+	files string     // the files store (snapshots)
+	mu    sync.Mutex // one fetch at a time
 }
 
 // lease tracks whether a job is still this worker's: it is not once the gap between two
@@ -322,6 +326,10 @@ func (w *worker) play(ctx context.Context, job Job, d *queue.Delivery, pl *pool)
 	if ctx.Err() != nil {
 		return res, ctx.Err()
 	}
+	if errors.Is(err, host.ErrMissingFiles) {
+		res.Infra = err.Error() // the next job prepares the bot again (botspec), which rebuilds it
+		return res, nil
+	}
 	if err != nil {
 		res.Error = err.Error()
 		return res, nil
@@ -336,40 +344,60 @@ type refusal struct{ msg string }
 
 func (r *refusal) Error() string { return r.msg }
 
-// prepare fetches a bot's files by hash (once per machine) and resolves them as a local
-// tournament does; the snapshot taken of them must have the job's hash.
+// prepare resolves a bot's files as a local tournament does, from its snapshot in the files
+// store (snap/<hash>, stored once per machine): when it is not there, the files are fetched by
+// hash into a folder of this process's lease, the snapshot is taken of them (which must have the
+// job's hash) and the fetched copy goes.
 func (w *worker) prepare(ctx context.Context, jb JobBot) (botspec.Prepared, error) {
-	dir := filepath.Join(w.fetched, jb.Hash)
+	fs, err := filestore.Open(w.files)
+	if err != nil {
+		return botspec.Prepared{}, err
+	}
+	entry := filestore.Entry("snap", jb.Hash)
 	w.mu.Lock()
-	if _, err := os.Stat(dir); err != nil {
-		tmp := fmt.Sprintf("%s.tmp-%d-%d", dir, os.Getpid(), time.Now().UnixNano())
-		if err := w.q.GetFiles(ctx, jb.Hash, tmp); err != nil {
-			w.mu.Unlock()
-			if errors.Is(err, queue.ErrBadFiles) {
-				return botspec.Prepared{}, &refusal{fmt.Sprintf("bot %s: files %.12s refused: %v", jb.Name, jb.Hash, err)}
-			}
-			return botspec.Prepared{}, err
-		}
-		if err := os.Rename(tmp, dir); err != nil {
-			os.RemoveAll(tmp)
-		}
+	have, err := fs.Use(entry)
+	if err == nil && !have {
+		err = w.fetch(ctx, fs, jb)
 	}
 	w.mu.Unlock()
+	if err != nil {
+		return botspec.Prepared{}, err
+	}
+	arg := fs.Path(entry)
+	if jb.Entry != "" {
+		arg = filepath.Join(arg, jb.Entry)
+	}
+	return w.opt.Resolver.Prepare(arg)
+}
+
+// fetch puts the files stored under jb.Hash into the files store as snap/<hash>: the hash is
+// checked (by taking the snapshot) before anything is built from them.
+func (w *worker) fetch(ctx context.Context, fs *filestore.Store, jb JobBot) error {
+	tmp, err := fs.Temp("fetch")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+	dir := filepath.Join(tmp, "files")
+	if err := w.q.GetFiles(ctx, jb.Hash, dir); err != nil {
+		if errors.Is(err, queue.ErrBadFiles) {
+			return &refusal{fmt.Sprintf("bot %s: files %.12s refused: %v", jb.Name, jb.Hash, err)}
+		}
+		return err
+	}
 	arg := dir
 	if jb.Entry != "" {
 		arg = filepath.Join(dir, jb.Entry)
 	}
-	// The hash is checked before anything is built from the files.
 	src, err := submission.Parse(arg)
 	if err != nil {
-		return botspec.Prepared{}, &refusal{fmt.Sprintf("bot %s: files %.12s: %v", jb.Name, jb.Hash, err)}
+		return &refusal{fmt.Sprintf("bot %s: files %.12s: %v", jb.Name, jb.Hash, err)}
 	}
 	snap, err := submission.Take(src, w.files, w.opt.Resolver.Snapshot)
 	if err != nil || snap.Hash != jb.Hash {
-		os.RemoveAll(dir) // the next process fetches again
-		return botspec.Prepared{}, &refusal{fmt.Sprintf("bot %s: the files fetched for %.12s have the content hash %.12s (%v): refused, nothing of them was built or ran", jb.Name, jb.Hash, snap.Hash, err)}
+		return &refusal{fmt.Sprintf("bot %s: the files fetched for %.12s have the content hash %.12s (%v): refused, nothing of them was built or ran", jb.Name, jb.Hash, snap.Hash, err)}
 	}
-	return w.opt.Resolver.Prepare(arg)
+	return nil
 }
 
 // announce logs which languages this machine builds and runs, and why not the others.

@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/botarena/arena/arena/filestore"
 	"github.com/botarena/arena/sandbox"
 )
 
@@ -88,7 +89,12 @@ func (s Sandboxed) unpack(name string, data []byte, dir string) error {
 	if err != nil {
 		return err
 	}
-	in, err := os.MkdirTemp(files, "upload-in-")
+	store, err := filestore.Open(files)
+	if err != nil {
+		return err
+	}
+	// A folder of this process's lease: a kill -9 leaves nothing the next start keeps.
+	in, err := store.Temp("upload")
 	if err != nil {
 		return err
 	}
