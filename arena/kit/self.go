@@ -1,0 +1,77 @@
+package kit
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+
+	"github.com/botarena/arena/sandbox"
+)
+
+// SelfName is the executable's name inside its folder (see Self).
+const SelfName = "arena"
+
+var (
+	selfOnce sync.Once
+	selfDir  string
+	selfHash string
+	selfErr  error
+)
+
+// Self copies the running executable into the files store once per content
+// (kit/arena-<hash>/arena, 0555) and returns that folder: what a sandbox shows when it
+// re-executes the arena (the stdio bridge). The copy is taken from /proc/self/exe, the file
+// this process runs even when the installed binary has since been replaced, so replacing the
+// arena mid-tournament changes nothing for the running one; and it lives in the store, which
+// every sandbox can be shown (a test binary's own folder is under the temporary folder, which a
+// sandbox replaces).
+func Self() (string, error) {
+	selfOnce.Do(func() { selfDir, selfHash, selfErr = self() })
+	return selfDir, selfErr
+}
+
+// SelfHash is the running executable's content hash (empty when it could not be read).
+func SelfHash() string {
+	_, _ = Self()
+	return selfHash
+}
+
+func self() (string, string, error) {
+	exe := "/proc/self/exe"
+	if runtime.GOOS != "linux" {
+		var err error
+		if exe, err = os.Executable(); err != nil {
+			return "", "", err
+		}
+	}
+	f, err := os.Open(exe)
+	if err != nil {
+		return "", "", fmt.Errorf("read the arena's own executable: %w", err)
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", "", fmt.Errorf("read the arena's own executable: %w", err)
+	}
+	sum := hex.EncodeToString(h.Sum(nil))
+	store, err := sandbox.FilesDir()
+	if err != nil {
+		return "", sum, err
+	}
+	dir := filepath.Join(store, Folder, "arena-"+sum[:24])
+	err = once(dir, func(tmp string) error {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			return err
+		}
+		return copyFile(f, filepath.Join(tmp, SelfName), 0o755)
+	})
+	if err != nil {
+		return "", sum, fmt.Errorf("copy the arena's own executable into %s: %w", dir, err)
+	}
+	return dir, sum, nil
+}
