@@ -46,7 +46,7 @@ func buildFlags(cmd *cobra.Command) func(strict bool) *botspec.Resolver {
 		procs, cpuSecs  int
 		wall            time.Duration
 		network, cgo    bool
-		wheels          string
+		wheels, python  string
 	)
 	d := build.DefaultLimits()
 	f := cmd.Flags()
@@ -58,8 +58,9 @@ func buildFlags(cmd *cobra.Command) func(strict bool) *botspec.Resolver {
 	f.BoolVar(&network, "build-network", false, "let builds reach the network (pip's index, the Go module proxy, npm, crates.io, Maven Central); off: dependencies come only from local folders (--wheels, vendored sources, node_modules)")
 	f.BoolVar(&cgo, "cgo", false, "build Go bots with cgo (still in the build sandbox)")
 	f.StringVar(&wheels, "wheels", "", "folder of Python wheels a bot's requirements.txt installs from")
+	f.StringVar(&python, "python", "", "Python interpreter with the arena SDK for Python bots (default $ARENA_PYTHON, else the arena's own environment in the user's cache, made on first need)")
 	return func(strict bool) *botspec.Resolver {
-		return &botspec.Resolver{Authoring: cmd.Name() == "play", Build: build.Options{
+		return &botspec.Resolver{Authoring: cmd.Name() == "play", Python: python, Build: build.Options{
 			Limits: sandbox.Limits{MemoryBytes: memMiB << 20, Processes: procs, CPUSeconds: cpuSecs,
 				DiskBytes: diskMiB << 20, WallTime: wall},
 			Network: network, CGO: cgo, Wheels: wheels, Strict: strict,
