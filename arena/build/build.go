@@ -31,6 +31,9 @@ type Options struct {
 	Strict bool
 	// Cache holds the warmed compiler caches; default <user cache>/arena/build.
 	Cache string
+	// Log, when set, hears of the one-time steps that take long on a fresh machine (fetching
+	// the Go kit's modules, warming the compiler cache), so a first run is not silent.
+	Log io.Writer
 }
 
 // DefaultLimits bound a build: room for compiling a gRPC bot, seconds for a bomb to hit them.

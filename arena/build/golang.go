@@ -155,6 +155,9 @@ func warmCache(o Options, tc Toolchain, kit Kit) (dir string, fresh bool, err er
 		return dir, false, nil
 	}
 	_ = os.RemoveAll(dir)
+	if o.Log != nil {
+		fmt.Fprintf(o.Log, "arena: warming the Go compiler cache for its kit in %s (once per Go version and kit; minutes on a cold machine)\n", dir)
+	}
 	wo := o
 	wo.Limits.MemoryBytes = max(wo.Limits.MemoryBytes, 4<<30)
 	wo.Limits.DiskBytes = max(wo.Limits.DiskBytes, 4<<30)
@@ -255,7 +258,7 @@ func goReady(o Options) (Toolchain, Kit, error) {
 	if err != nil {
 		return tc, k, err
 	}
-	return tc, k, Modules(tc, k)
+	return tc, k, Modules(tc, k, o.Log)
 }
 
 var (
@@ -270,13 +273,16 @@ var (
 // so only what the kit's go.mod names is fetched and go.sum checks every byte. Once per kit and
 // module cache: a marker in the module cache says it is done (and goes with the cache when it
 // is cleaned).
-func Modules(tc Toolchain, k Kit) error {
+func Modules(tc Toolchain, k Kit, log io.Writer) error {
 	modMu.Lock()
 	defer modMu.Unlock()
 	marker := filepath.Join(tc.ModCache, "cache", "arena", "kit-"+k.Hash[:24])
 	if modDone[marker] || exists(marker) {
 		modDone[marker] = true
 		return nil
+	}
+	if log != nil {
+		fmt.Fprintf(log, "arena: fetching the Go modules of its kit into %s (once per kit; go list with your GOPROXY)\n", tc.ModCache)
 	}
 	// The packages of the kit and what they import (the warm-up builds them all), then the
 	// go.mod files of the whole module graph (a bot's own go.mod resolves against it).

@@ -63,7 +63,7 @@ func buildFlags(cmd *cobra.Command) func(strict bool) *botspec.Resolver {
 		return &botspec.Resolver{Authoring: cmd.Name() == "play", Python: python, Build: build.Options{
 			Limits: sandbox.Limits{MemoryBytes: memMiB << 20, Processes: procs, CPUSeconds: cpuSecs,
 				DiskBytes: diskMiB << 20, WallTime: wall},
-			Network: network, CGO: cgo, Wheels: wheels, Strict: strict,
+			Network: network, CGO: cgo, Wheels: wheels, Strict: strict, Log: cmd.ErrOrStderr(),
 		}}
 	}
 }
