@@ -99,3 +99,15 @@ func TestHouse(t *testing.T) {
 		}
 	}
 }
+
+func TestSelfIdentityIsTheBuildID(t *testing.T) {
+	f, err := os.Open("/proc/self/exe")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	id := goBuildID(f)
+	if strings.Count(id, "/") < 1 {
+		t.Fatalf("no Go build ID read from this executable: %q", id)
+	}
+}
