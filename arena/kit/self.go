@@ -20,7 +20,6 @@ const SelfName = "arena"
 var (
 	selfOnce sync.Once
 	selfDir  string
-	selfHash string
 	selfErr  error
 )
 
@@ -32,36 +31,30 @@ var (
 // every sandbox can be shown (a test binary's own folder is under the temporary folder, which a
 // sandbox replaces).
 func Self() (string, error) {
-	selfOnce.Do(func() { selfDir, selfHash, selfErr = self() })
+	selfOnce.Do(func() { selfDir, selfErr = self() })
 	return selfDir, selfErr
 }
 
-// SelfHash is the running executable's content hash (empty when it could not be read).
-func SelfHash() string {
-	_, _ = Self()
-	return selfHash
-}
-
-func self() (string, string, error) {
+func self() (string, error) {
 	exe := "/proc/self/exe"
 	if runtime.GOOS != "linux" {
 		var err error
 		if exe, err = os.Executable(); err != nil {
-			return "", "", err
+			return "", err
 		}
 	}
 	f, err := os.Open(exe)
 	if err != nil {
-		return "", "", fmt.Errorf("read the arena's own executable: %w", err)
+		return "", fmt.Errorf("read the arena's own executable: %w", err)
 	}
 	defer f.Close()
 	sum, err := identity(f)
 	if err != nil {
-		return "", "", fmt.Errorf("read the arena's own executable: %w", err)
+		return "", fmt.Errorf("read the arena's own executable: %w", err)
 	}
 	store, err := sandbox.FilesDir()
 	if err != nil {
-		return "", sum, err
+		return "", err
 	}
 	dir := filepath.Join(store, Folder, "arena-"+sum[:24])
 	err = once(dir, func(tmp string) error {
@@ -71,9 +64,9 @@ func self() (string, string, error) {
 		return copyFile(f, filepath.Join(tmp, SelfName), 0o755)
 	})
 	if err != nil {
-		return "", sum, fmt.Errorf("copy the arena's own executable into %s: %w", dir, err)
+		return "", fmt.Errorf("copy the arena's own executable into %s: %w", dir, err)
 	}
-	return dir, sum, nil
+	return dir, nil
 }
 
 // identity names the executable's content: the Go build ID the linker wrote into it (its last
