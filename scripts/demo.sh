@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Sets everything up on a fresh machine and plays one match between a Python bot and a Go bot:
-# installs the Python SDK, builds the arena, then plays dynamite. Extra arguments go to
-# `arena play` (for example --seed 7 --replay /tmp/match.json).
+# Plays one match between a Python bot and a Go house bot (dynamite) on a fresh machine: builds
+# the arena, which carries its own kits; on first need it fetches the Go modules its kit needs
+# into the Go module cache and makes its own Python environment with the SDK in the user's
+# cache (announced once). Extra arguments go to `arena play` (for example --seed 7 --replay
+# /tmp/match.json). Needs Go, Python 3.10+ with its venv module, and the network the first time.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-. scripts/venv.sh ./sdk/python
 go build -o bin/arena ./arena/cmd/arena
-exec bin/arena play dynamite examples/python/dynamite/bot.py bots/dynamite/cmd/beatlast "$@"
+exec bin/arena play dynamite examples/python/dynamite/bot.py house:dynamite/beatlast "$@"

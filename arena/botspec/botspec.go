@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/botarena/arena/arena/bridge"
 	"github.com/botarena/arena/arena/build"
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/submission"
@@ -33,16 +34,12 @@ func Parse(arg string) (submission.Source, error) { return submission.Parse(arg)
 // Resolver prepares bots: snapshot, build, launch command. It does each once per argument.
 type Resolver struct {
 	// Python is the interpreter with arena_sdk installed (a venv's python is used as a venv);
-	// default $ARENA_PYTHON or python3.
+	// default $ARENA_PYTHON, else the arena's own environment in its cache (see OwnPython).
 	Python string
 	// Build tunes every build step (limits, network, cgo, wheel folder).
 	Build build.Options
 	// Snapshot bounds what a submission may hold.
 	Snapshot submission.Limits
-	// Module is the arena's source that Go bots build against and the kits come from; empty:
-	// found above the bot, the working directory or the executable (build.FindModule). A
-	// worker playing unpacked snapshots sets it.
-	Module string
 	// Authoring is local authoring (arena play): a .py file brings the .py modules beside it.
 	// Off for contests, where a loose file in a folder of submissions is alone.
 	Authoring bool
@@ -168,7 +165,7 @@ func (r *Resolver) prepare(arg string) (Prepared, error) {
 			c.Env = append(c.Env, "PYTHONPATH="+DepsDir)
 		}
 	case submission.Go:
-		a, err := build.Go(r.Build, build.GoBot{Name: arg, Snap: snap, Pkg: src.Entry, Near: r.near(src)}, store)
+		a, err := build.Go(r.Build, build.GoBot{Name: arg, Snap: snap, Pkg: src.Entry}, store)
 		if err != nil {
 			return out, err
 		}
@@ -185,14 +182,14 @@ func (r *Resolver) prepare(arg string) (Prepared, error) {
 		}
 		if !(src.Kind == submission.JavaScript && src.Manifest == nil && filepath.Ext(src.Root) == ".js") {
 			// A folder is built (a single .js file runs as it is): the bot sees the build's copy.
-			a, err := build.Stdio(r.Build, build.StdioBot{Name: arg, Kind: src.Kind, Snap: snap, Build: src.Build, Near: r.near(src)}, store)
+			a, err := build.Stdio(r.Build, build.StdioBot{Name: arg, Kind: src.Kind, Snap: snap, Build: src.Build}, store)
 			if err != nil {
 				return out, err
 			}
 			c.Mounts = []sandbox.Mount{{Host: a.Dir, At: BotDir}}
 		}
 		if src.Kind == submission.JavaScript {
-			sdk, err := build.SDK(src.Kind, r.near(src), store)
+			sdk, err := build.SDK(src.Kind)
 			if err != nil {
 				return out, err
 			}
@@ -216,39 +213,38 @@ func (r *Resolver) prepare(arg string) (Prepared, error) {
 	}
 	if src.Protocol == submission.Stdio {
 		// The bridge stands between: it serves the host and speaks JSON lines to the program.
-		a, err := build.Bridge(r.near(src), store)
+		// It is this very binary, re-executed in the bot's sandbox (never anything built from
+		// or found near a submission).
+		a, err := build.Bridge()
 		if err != nil {
 			return out, err
 		}
 		c.Mounts = append(c.Mounts, sandbox.Mount{Host: a.Dir, At: build.BridgeDir})
-		program = append([]string{filepath.Join(build.BridgeDir, "bridge"), "--"}, program...)
+		program = append([]string{build.BridgeProgram, bridge.Arg, "--"}, program...)
 	}
 	c.Path, c.Args = program[0], program[1:]
 	out.Command = c
 	return out, nil
 }
 
-// near is where the arena's source is looked for: Module, else above the bot.
-func (r *Resolver) near(src submission.Source) string {
-	if r.Module != "" {
-		return r.Module
-	}
-	return src.Root
-}
-
 // pythonRuntime finds the interpreter and checks, in its sandbox, that it imports arena_sdk.
 func (r *Resolver) pythonRuntime() (*sandbox.Runtime, error) {
-	py := r.Python
+	py, given := r.Python, "--python"
 	if py == "" {
-		py = os.Getenv("ARENA_PYTHON")
+		py, given = os.Getenv("ARENA_PYTHON"), "ARENA_PYTHON"
 	}
 	if py == "" {
-		py = "python3"
+		// Never an interpreter of the working directory or a bot's folder: the arena's own.
+		own, err := OwnPython(os.Stderr)
+		if err != nil {
+			return nil, err
+		}
+		py, given = own, "the arena's own environment"
 	}
 	rt, err := sandbox.PythonRuntime(py, "arena_sdk")
 	if err != nil {
-		return nil, fmt.Errorf("%w with the arena SDK (%s): %v\n  make one with: python3 -m venv .venv && .venv/bin/pip install ./sdk/python, then set ARENA_PYTHON=.venv/bin/python",
-			ErrNoPython, py, err)
+		return nil, fmt.Errorf("%w with the arena SDK (%s, from %s): %v\n  give an interpreter that imports arena_sdk (--python or ARENA_PYTHON; make one with python3 -m venv DIR && DIR/bin/pip install ./sdk/python), or leave both unset: the arena then makes its own",
+			ErrNoPython, py, given, err)
 	}
 	return rt, nil
 }

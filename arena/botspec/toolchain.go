@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/botarena/arena/arena/build"
+	"github.com/botarena/arena/arena/kit"
 	"github.com/botarena/arena/arena/submission"
 )
 
@@ -19,7 +20,7 @@ func (r *Resolver) ready(src submission.Source) error {
 			return build.Cannot("run Python bots", err)
 		}
 	case submission.Go:
-		if _, err := build.HostGo(); err != nil {
+		if err := r.goReady(); err != nil {
 			return build.Cannot("build Go bots", err)
 		}
 	case submission.JavaScript, submission.Rust, submission.Java, submission.Cpp:
@@ -35,10 +36,25 @@ func (r *Resolver) ready(src submission.Source) error {
 	return nil
 }
 
-// bridgeReady: the stdio bridge is built with the host's Go (until the arena binary carries it).
+// goReady: the host's Go, the binary's own Go kit, and the kit's modules in the module cache
+// (fetched once, on the host, from the kit's go.sum).
+func (r *Resolver) goReady() error {
+	tc, err := build.HostGo()
+	if err != nil {
+		return err
+	}
+	k, err := build.GoKit()
+	if err != nil {
+		return err
+	}
+	return build.Modules(tc, k, r.Build.Log)
+}
+
+// bridgeReady: the stdio bridge is the arena binary itself, re-executed in the bot's sandbox
+// from its copy in the files store.
 func bridgeReady() error {
-	if _, err := build.HostGo(); err != nil {
-		return build.Cannot("build the stdio bridge that stdio bots run behind", err)
+	if _, err := kit.Self(); err != nil {
+		return build.Cannot("run the stdio bridge that stdio bots run behind", err)
 	}
 	return nil
 }
@@ -71,8 +87,9 @@ func (r *Resolver) Languages() []Language {
 	goFound := ""
 	if err == nil {
 		goFound = fmt.Sprintf("%s at %s", tc.Version, tc.Root)
+		err = r.goReady()
 	}
-	add("Go", goFound, build.Cannot("build Go bots", err), "")
+	add("Go", goFound, build.Cannot("build Go bots", err), "the SDK and house bots come from this binary's own Go kit")
 
 	pyFound, pyNote := "", ""
 	rt, err := r.pythonRuntime()

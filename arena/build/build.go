@@ -36,6 +36,9 @@ type Options struct {
 	// output, measured before it is copied in); 0 takes DefaultOutputQuota, below 0 none (the
 	// arena's own builds).
 	OutputQuota int64
+	// Log, when set, hears of the one-time steps that take long on a fresh machine (fetching
+	// the Go kit's modules, warming the compiler cache), so a first run is not silent.
+	Log io.Writer
 }
 
 // DefaultOutputQuota is what one build may add to the files store: room for a bot with its

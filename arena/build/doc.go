@@ -6,8 +6,11 @@
 // submission's files, the toolchain and the recipe. A failed build is an *Error carrying the
 // compiler's last lines: the bot's verdict, never the host's.
 //
-// Go bots compile against the arena's own module (the SDK and the house bots' packages),
-// copied into the files store as a kit of its Go files only; its compiler cache is warmed
-// once per toolchain and kit, from trusted code, and each build writes through a private
-// overlay on top of it, so no build can poison another's.
+// Go bots compile against the Go kit the arena binary carries (the SDK, the protocol and the
+// house bots' packages; arena/kit unpacks it into the files store), never against anything
+// found on disk; the modules it needs are fetched once on the host from its own go.mod and
+// go.sum (Modules), so the sandboxed builds run offline. Its compiler cache is warmed once per
+// toolchain and kit, from trusted code, and each build writes through a private overlay on top
+// of it, so no build can poison another's. Stdio languages get their kit library the same way
+// (SDK), and the stdio bridge is the arena binary itself (Bridge).
 package build

@@ -1,22 +1,22 @@
 package build
 
 import (
-	"bufio"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/botarena/arena/arena/filestore"
+	"github.com/botarena/arena/arena/kit"
 	"github.com/botarena/arena/arena/submission"
 	"github.com/botarena/arena/sandbox"
 )
@@ -88,89 +88,22 @@ func (t Toolchain) lang() string {
 	return v
 }
 
-// Kit is the arena module's Go files, copied into the files store.
+// Kit is an unpacked kit of the binary: its folder in the files store and its content hash.
 type Kit struct {
-	Source string // the module root it was copied from
-	submission.Snapshot
+	Name, Dir, Hash string
 }
 
-var (
-	kitMu    sync.Mutex
-	kitCache = map[string]Kit{}
-)
+// GoKit unpacks the Go kit the binary carries (go.mod, go.sum and the Go files of sdk/, proto/
+// and bots/): what every Go bot builds against. Nothing of the kind is looked for on disk.
+func GoKit() (Kit, error) { return unpackKit(kit.Go) }
 
-// FindModule finds the arena module's root: $ARENA_SOURCE, or the first folder holding the
-// arena's go.mod above the working directory, the given paths, or this executable.
-func FindModule(near ...string) (string, error) {
-	var starts []string
-	if s := os.Getenv("ARENA_SOURCE"); s != "" {
-		starts = append(starts, s)
-	}
-	if wd, err := os.Getwd(); err == nil {
-		starts = append(starts, wd)
-	}
-	starts = append(starts, near...)
-	if exe, err := os.Executable(); err == nil {
-		starts = append(starts, filepath.Dir(exe))
-	}
-	for _, s := range starts {
-		for dir, _ := filepath.Abs(s); ; dir = filepath.Dir(dir) {
-			if isArenaModule(filepath.Join(dir, "go.mod")) {
-				return dir, nil
-			}
-			if dir == filepath.Dir(dir) {
-				break
-			}
-		}
-	}
-	return "", fmt.Errorf("go bots build against the arena's source (%s) and none was found above the working directory: run from the arena's checkout or set ARENA_SOURCE", Module)
-}
-
-func isArenaModule(gomod string) bool {
-	f, err := os.Open(gomod)
+// unpackKit unpacks a kit of the binary into the files store.
+func unpackKit(name string) (Kit, error) {
+	dir, k, err := kit.Dir(name)
 	if err != nil {
-		return false
+		return Kit{}, err
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(io.LimitReader(f, 64<<10))
-	for sc.Scan() {
-		if l := strings.TrimSpace(sc.Text()); strings.HasPrefix(l, "module ") {
-			return strings.TrimSpace(strings.TrimPrefix(l, "module ")) == Module
-		}
-	}
-	return false
-}
-
-// KitTrees are the parts of the arena's module a Go bot may import: the SDK, the generated
-// protocol and the house bots' packages. The rest (host, store, web) is not in the kit, so an
-// edit there neither reaches a bot's build nor re-warms the compiler cache.
-var KitTrees = []string{"sdk", "proto", "bots"}
-
-// LoadKit copies the arena module's go.mod, go.sum and the non-test .go files of KitTrees (no
-// hidden, _ or testdata folder, no nested module) into the files store. Other files of the
-// checkout (a store, replays, notes) never enter it.
-func LoadKit(root, store string) (Kit, error) {
-	kitMu.Lock()
-	defer kitMu.Unlock()
-	if k, ok := kitCache[root]; ok {
-		return k, nil
-	}
-	keep := func(rel string, dir bool) bool {
-		name := filepath.Base(rel)
-		top, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
-		if dir {
-			return slices.Contains(KitTrees, top) && !strings.HasPrefix(name, "_") && name != "testdata" && !exists(filepath.Join(root, rel, "go.mod"))
-		}
-		return rel == "go.mod" || rel == "go.sum" || (slices.Contains(KitTrees, top) && strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go"))
-	}
-	snap, err := submission.Take(submission.Source{Arg: "the arena's Go source", Root: root}, store,
-		submission.Limits{Files: 20000, Bytes: 256 << 20, Keep: keep})
-	if err != nil {
-		return Kit{}, fmt.Errorf("copy the arena's Go source from %s: %w", root, err)
-	}
-	k := Kit{Source: root, Snapshot: snap}
-	kitCache[root] = k
-	return k, nil
+	return Kit{Name: name, Dir: dir, Hash: k.Hash}, nil
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
@@ -231,6 +164,9 @@ func warmCache(o Options, tc Toolchain, kit Kit, store string) (dir string, fres
 		return dir, false, nil
 	}
 	_ = os.RemoveAll(dir)
+	if o.Log != nil {
+		fmt.Fprintf(o.Log, "arena: warming the Go compiler cache for its kit in %s (once per Go version and kit; minutes on a cold machine)\n", dir)
+	}
 	wo := o
 	wo.Limits.MemoryBytes = max(wo.Limits.MemoryBytes, 4<<30)
 	wo.Limits.DiskBytes = max(wo.Limits.DiskBytes, 4<<30)
@@ -304,23 +240,17 @@ type GoBot struct {
 	Snap submission.Snapshot
 	// Pkg is the package to build, relative to the snapshot: "." or a folder below.
 	Pkg string
-	// Near is where the submission came from: the arena's module is looked for above it too.
-	Near string
 }
 
 // WarmGo warms the compiler cache Go builds use (once per toolchain and kit; minutes on a
 // cold machine), so that a build's own time can be measured apart from it.
-func WarmGo(o Options, near, store string) error {
+func WarmGo(o Options) error {
 	o = o.WithDefaults()
-	tc, err := HostGo()
+	tc, kit, err := goReady(o)
 	if err != nil {
 		return err
 	}
-	root, err := FindModule(near)
-	if err != nil {
-		return err
-	}
-	kit, err := LoadKit(root, store)
+	store, err := sandbox.FilesDir()
 	if err != nil {
 		return err
 	}
@@ -328,19 +258,88 @@ func WarmGo(o Options, near, store string) error {
 	return err
 }
 
+// goReady finds the host's Go, unpacks the Go kit and makes sure the module cache holds what
+// the kit needs (see Modules).
+func goReady(o Options) (Toolchain, Kit, error) {
+	tc, err := HostGo()
+	if err != nil {
+		return tc, Kit{}, err
+	}
+	k, err := GoKit()
+	if err != nil {
+		return tc, k, err
+	}
+	return tc, k, Modules(tc, k, o.Log)
+}
+
+var (
+	modMu   sync.Mutex
+	modDone = map[string]bool{}
+)
+
+// Modules makes sure the host's module cache holds every module the Go kit's packages need,
+// before any sandboxed Go build, which runs with GOPROXY=off against that cache: on a fresh
+// machine the cache is empty. It runs the go command on the host, in the unpacked kit (the
+// binary's own bytes, no submission), with the user's GOPROXY and GOMODCACHE, and -mod=readonly,
+// so only what the kit's go.mod names is fetched and go.sum checks every byte. Once per kit and
+// module cache: a marker in the module cache says it is done (and goes with the cache when it
+// is cleaned).
+func Modules(tc Toolchain, k Kit, log io.Writer) error {
+	modMu.Lock()
+	defer modMu.Unlock()
+	marker := filepath.Join(tc.ModCache, "cache", "arena", "kit-"+k.Hash[:24])
+	if modDone[marker] || exists(marker) {
+		modDone[marker] = true
+		return nil
+	}
+	if log != nil {
+		fmt.Fprintf(log, "arena: fetching the Go modules of its kit into %s (once per kit; go list with your GOPROXY)\n", tc.ModCache)
+	}
+	// The packages of the kit and what they import (the warm-up builds them all), then the
+	// go.mod files of the whole module graph (a bot's own go.mod resolves against it).
+	for _, args := range [][]string{{"list", "-deps", "-e=false", "./..."}, {"list", "-m", "all"}} {
+		cmd := exec.Command(filepath.Join(tc.Root, "bin", "go"), args...)
+		cmd.Dir = k.Dir
+		cmd.Env = append(hostGoEnv(), "GOFLAGS=-mod=readonly", "GOWORK=off", "GOTOOLCHAIN=local", "GOMODCACHE="+tc.ModCache)
+		cmd.Stdout = io.Discard
+		var stderr tail
+		stderr.max = 8 << 10
+		cmd.Stderr = &stderr
+		if err := cmd.Run(); err != nil {
+			return fmt.Errorf("%w: go %s in the arena's Go kit (%s): %v\n  %s\n  Go bots build offline against the module cache (%s), which needs the modules of the arena's kit once: "+
+				"connect this machine to the network (or set GOPROXY to a proxy it reaches) and run again, or fill the cache from a checkout of the arena with `go mod download`",
+				ErrModules, strings.Join(args, " "), k.Dir, err, strings.Join(stderr.lines(8), "\n  "), tc.ModCache)
+		}
+	}
+	if err := os.MkdirAll(filepath.Dir(marker), 0o755); err == nil {
+		_ = os.WriteFile(marker, []byte(k.Hash+"\n"), 0o644)
+	}
+	modDone[marker] = true
+	return nil
+}
+
+// ErrModules means the Go modules of the arena's kit could not be fetched.
+var ErrModules = errors.New("the Go modules of the arena's kit are not in the module cache")
+
+// hostGoEnv is the user's environment for the go command on the host, without the settings
+// Modules fixes itself.
+func hostGoEnv() []string {
+	var out []string
+	for _, e := range os.Environ() {
+		switch k, _, _ := strings.Cut(e, "="); k {
+		case "GOFLAGS", "GOWORK", "GOTOOLCHAIN", "GOMODCACHE":
+			continue
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
 // Go builds a Go bot into store/art/<key>/bot.
 func Go(o Options, b GoBot, store string) (Artefact, error) {
 	o = o.WithDefaults()
 	bot, snap, pkg := b.Name, b.Snap, b.Pkg
-	tc, err := HostGo()
-	if err != nil {
-		return Artefact{}, err
-	}
-	root, err := FindModule(b.Near)
-	if err != nil {
-		return Artefact{}, err
-	}
-	kit, err := LoadKit(root, store)
+	tc, kit, err := goReady(o)
 	if err != nil {
 		return Artefact{}, err
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/botarena/arena/arena/kit"
 	"github.com/botarena/arena/arena/submission"
 	"github.com/botarena/arena/sandbox"
 )
@@ -263,8 +264,6 @@ type StdioBot struct {
 	Snap submission.Snapshot
 	// Build is bot.json's build command; empty takes the language's recipe.
 	Build string
-	// Near is where the submission came from: the arena's kit library is looked for above it.
-	Near string
 }
 
 // Stdio builds a JavaScript, Rust, Java or C++ bot into store/art/<key>: a copy of its folder
@@ -282,7 +281,7 @@ func Stdio(o Options, b StdioBot, store string) (Artefact, error) {
 	if !ok {
 		return Artefact{}, fmt.Errorf("no build recipe for %s bots", b.Kind)
 	}
-	sdk, err := SDK(b.Kind, b.Near, store)
+	sdk, err := SDK(b.Kind)
 	if err != nil {
 		return Artefact{}, err
 	}
@@ -315,49 +314,21 @@ func existing(paths []string) []string {
 	return out
 }
 
-// sdkFolders names each stdio language's kit library in the arena's source.
-var sdkFolders = map[submission.Kind]string{
-	submission.JavaScript: "sdk/javascript", submission.Rust: "sdk/rust",
-	submission.Java: "sdk/java", submission.Cpp: "sdk/cpp",
+// sdkKits names each stdio language's kit library among the binary's kits (TypeScript bots
+// are JavaScript's kind and carry their own kit).
+var sdkKits = map[submission.Kind]string{
+	submission.JavaScript: kit.JavaScript, submission.Rust: kit.Rust,
+	submission.Java: kit.Java, submission.Cpp: kit.Cpp,
 }
 
-var (
-	sdkMu    sync.Mutex
-	sdkCache = map[string]submission.Snapshot{}
-)
-
-// SDK copies a stdio language's kit library from the arena's source into the files store
-// (its tests, build folders and hidden files left out). No kit is an empty snapshot: a bot
-// that needs none still builds.
-func SDK(k submission.Kind, near, store string) (submission.Snapshot, error) {
-	folder, ok := sdkFolders[k]
+// SDK unpacks a stdio language's kit library, which the binary carries, into the files store.
+// A language without one gives an empty Kit: a bot that needs none still builds.
+func SDK(k submission.Kind) (Kit, error) {
+	name, ok := sdkKits[k]
 	if !ok {
-		return submission.Snapshot{}, nil
+		return Kit{}, nil
 	}
-	root, err := FindModule(near)
-	if err != nil {
-		return submission.Snapshot{}, err
-	}
-	dir := filepath.Join(root, folder)
-	if _, err := os.Stat(dir); err != nil {
-		return submission.Snapshot{}, nil
-	}
-	sdkMu.Lock()
-	defer sdkMu.Unlock()
-	if s, ok := sdkCache[dir]; ok {
-		return s, nil
-	}
-	keep := func(rel string, isDir bool) bool {
-		name := filepath.Base(rel)
-		return !isDir || (name != "test" && name != "tests" && name != "target" && name != "node_modules")
-	}
-	snap, err := submission.Take(submission.Source{Arg: "the arena's " + string(k) + " kit", Root: dir}, store,
-		submission.Limits{Files: 1000, Bytes: 16 << 20, Keep: keep})
-	if err != nil {
-		return submission.Snapshot{}, fmt.Errorf("copy the %s kit from %s: %w", k, dir, err)
-	}
-	sdkCache[dir] = snap
-	return snap, nil
+	return unpackKit(name)
 }
 
 // Program is the command line of a built stdio-language bot inside its sandbox (/bot is the
@@ -391,35 +362,21 @@ func Program(t Tool, run []string, bot string) ([]string, error) {
 	return out, nil
 }
 
-// BridgeDir is where a stdio bot's sandbox shows the bridge; its program is BridgeDir/bridge.
+// BridgeDir is where a stdio bot's sandbox shows the bridge: a copy of the arena's own
+// executable (see Bridge), run as BridgeProgram with the bridge's first argument.
 const BridgeDir = "/run/arena"
 
-// Bridge builds the stdio bridge (arena/bridge/cmd/arena-bridge, the arena's own code, no
-// submission) once per kit into store/art/bridge-<key>/bridge: a static binary the bot's
-// sandbox runs in front of its program.
-func Bridge(near, store string) (Artefact, error) {
-	tc, err := HostGo()
+// BridgeProgram is the bridge's program inside the sandbox.
+const BridgeProgram = BridgeDir + "/" + kit.SelfName
+
+// Bridge returns the folder to show at BridgeDir: the running arena executable, copied once
+// per content into the files store (arena/kit.Self). The bridge is never built at run time,
+// from any folder: it is the binary that runs the tournament, re-executed inside the bot's
+// sandbox (as runc re-executes itself for its init).
+func Bridge() (Artefact, error) {
+	dir, err := kit.Self()
 	if err != nil {
 		return Artefact{}, err
 	}
-	root, err := FindModule(near)
-	if err != nil {
-		return Artefact{}, err
-	}
-	kit, err := LoadKit(root, store)
-	if err != nil {
-		return Artefact{}, err
-	}
-	return cached(store, "bridge-"+key(kit.Hash, tc.Version), func(dst string) error {
-		if err := os.MkdirAll(dst, 0o755); err != nil {
-			return err
-		}
-		cmd := exec.Command("go", "build", "-trimpath", "-o", filepath.Join(dst, "bridge"), "./arena/bridge/cmd/arena-bridge")
-		cmd.Dir = root
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0", "GOFLAGS=-mod=readonly", "GOWORK=off")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("build the stdio bridge in %s: %v\n%s", root, err, out)
-		}
-		return nil
-	})
+	return Artefact{Key: filepath.Base(dir), Dir: dir}, nil
 }

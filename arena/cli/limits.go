@@ -47,7 +47,7 @@ func buildFlags(cmd *cobra.Command) func(strict bool) *botspec.Resolver {
 		procs, cpuSecs   int
 		wall             time.Duration
 		network, cgo     bool
-		wheels           string
+		wheels, python   string
 		quotaMiB, capMiB int64
 	)
 	d := build.DefaultLimits()
@@ -65,11 +65,12 @@ func buildFlags(cmd *cobra.Command) func(strict bool) *botspec.Resolver {
 	// The cap holds from the moment the flag is parsed: a tournament snapshots its bots (and
 	// the store collects) before it makes its resolver.
 	f.Lookup("files-cap").Value.(*rangeFlag[int64]).then = func() { filestore.SetCap(capMiB << 20) }
+	f.StringVar(&python, "python", "", "Python interpreter with the arena SDK for Python bots (default $ARENA_PYTHON, else the arena's own environment in the user's cache, made on first need)")
 	return func(strict bool) *botspec.Resolver {
-		return &botspec.Resolver{Authoring: cmd.Name() == "play", Build: build.Options{
+		return &botspec.Resolver{Authoring: cmd.Name() == "play", Python: python, Build: build.Options{
 			Limits: sandbox.Limits{MemoryBytes: memMiB << 20, Processes: procs, CPUSeconds: cpuSecs,
 				DiskBytes: diskMiB << 20, WallTime: wall},
-			Network: network, CGO: cgo, Wheels: wheels, Strict: strict, OutputQuota: quotaMiB << 20,
+			Network: network, CGO: cgo, Wheels: wheels, Strict: strict, OutputQuota: quotaMiB << 20, Log: cmd.ErrOrStderr(),
 		}}
 	}
 }

@@ -25,6 +25,9 @@ import (
 
 const root = "../.."
 
+// absRoot is root as an absolute path, taken before any test changes the working directory.
+var absRoot, _ = filepath.Abs(root)
+
 var resolver = &botspec.Resolver{}
 
 func TestMain(m *testing.M) {
@@ -61,9 +64,9 @@ func play(t *testing.T, hostile string, deadline time.Duration, limits sandbox.L
 	t.Helper()
 	ctx := context.Background()
 	if !filepath.IsAbs(hostile) {
-		hostile = filepath.Join(root, hostile)
+		hostile = filepath.Join(absRoot, hostile)
 	}
-	bots := []string{hostile, filepath.Join(root, house)}
+	bots := []string{hostile, filepath.Join(absRoot, house)}
 	procs, err := players.Launch(ctx, resolver, bots, host.Options{StartTimeout: 30 * time.Second, Limits: limits})
 	if err != nil {
 		t.Fatal(err)

@@ -27,8 +27,7 @@ import (
 	"github.com/botarena/arena/arena/upload"
 )
 
-// The pages' templates and static files; in a folder named assets, which the Go build kit
-// keeps (arena/build.LoadKit), so the arena's module still compiles inside the build sandbox.
+// The pages' templates and static files.
 //
 //go:embed assets
 var assets embed.FS

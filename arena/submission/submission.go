@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/botarena/arena/arena/kit"
 )
 
 // Errors, each wrapped with the path and the fix.
@@ -104,9 +106,18 @@ func DefaultProtocol(k Kind) string {
 }
 
 // Parse classifies arg by the names of its files; it reads nothing but bot.json.
+//
+// A house bot's spec (house:<game>/<name>, see arena/kit.HousePrefix) is the folder of that bot
+// in the Go kit the binary carries: it works from any folder.
 func Parse(arg string) (Source, error) {
 	path, class := arg, ""
-	if i := strings.LastIndex(arg, ".py:"); i >= 0 {
+	if strings.HasPrefix(arg, kit.HousePrefix) {
+		dir, err := kit.House(arg)
+		if err != nil {
+			return Source{}, fmt.Errorf("%w: %w", ErrMissing, err)
+		}
+		path = dir
+	} else if i := strings.LastIndex(arg, ".py:"); i >= 0 {
 		path, class = arg[:i+3], arg[i+4:]
 	}
 	abs, err := filepath.Abs(path)

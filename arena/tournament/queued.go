@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/botarena/arena/arena/botspec"
-	"github.com/botarena/arena/arena/build"
 	"github.com/botarena/arena/arena/queue"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/submission"
@@ -100,7 +99,7 @@ func runQueued(ctx context.Context, st *store.Store, id int64, opt Options) (Sum
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_ = Work(wctx, q, WorkOptions{Jobs: min(opt.Jobs, len(pending)), Resolver: localResolver(opt.Resolver, cfg), WorkRoot: opt.WorkRoot, Name: "local", Alone: opt.Alone})
+			_ = Work(wctx, q, WorkOptions{Jobs: min(opt.Jobs, len(pending)), Resolver: localResolver(opt.Resolver), WorkRoot: opt.WorkRoot, Name: "local", Alone: opt.Alone})
 		}()
 	}
 	defer func() { stopWorkers(); wg.Wait() }()
@@ -285,22 +284,11 @@ func isFolder(p string) bool {
 	return err == nil && st.IsDir()
 }
 
-// localResolver is the coordinator's resolver for its own workers: they play unpacked
-// snapshots, so the arena's source is looked for beside the original bots (as the direct path
-// does), not beside the snapshots.
-func localResolver(r *botspec.Resolver, cfg Config) *botspec.Resolver {
-	out := &botspec.Resolver{}
-	if r != nil {
-		out = &botspec.Resolver{Python: r.Python, Build: r.Build, Snapshot: r.Snapshot, Module: r.Module}
+// localResolver is the coordinator's resolver for its own workers: a copy of its settings (the
+// kits come from the binary, so nothing depends on where the bots were found).
+func localResolver(r *botspec.Resolver) *botspec.Resolver {
+	if r == nil {
+		return &botspec.Resolver{}
 	}
-	if out.Module == "" {
-		var near []string
-		for _, e := range cfg.Entries {
-			near = append(near, e.Spec)
-		}
-		if root, err := build.FindModule(near...); err == nil {
-			out.Module = root
-		}
-	}
-	return out
+	return &botspec.Resolver{Python: r.Python, Build: r.Build, Snapshot: r.Snapshot}
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/botarena/arena/arena/filestore"
+	"github.com/botarena/arena/arena/kit"
 	"github.com/botarena/arena/sandbox"
 )
 
@@ -50,7 +51,7 @@ func Main(args []string, stderr io.Writer) int {
 // and only regular files and folders are copied out, counted again against the Limits.
 type Sandboxed struct {
 	Limits Limits
-	// Exe is the binary to re-execute (default: this process's own executable).
+	// Exe is the binary to re-execute (default: this process's own executable, see exe).
 	Exe string
 	// Strict refuses to unpack when a sandbox layer is missing.
 	Strict bool
@@ -226,16 +227,19 @@ var exeOnce struct {
 	paths map[string]string
 }
 
-// exe is the unpacker binary as the sandbox can see it: itself, or, when it lives under the
-// temporary folder (a test binary; a sandbox replaces /tmp), a copy in the sandbox's files
-// store, made once per binary; copies unused for an hour are removed.
+// exe is the unpacker binary as the sandbox can see it: by default the running executable's
+// copy in the files store that the stdio bridge uses too (arena/kit.Self: made once per
+// content, so a binary replaced on disk changes nothing); a given Exe as it is, or, when it
+// lives under the temporary folder (a sandbox replaces /tmp), a copy in the files store, made
+// once per binary; such copies unused for an hour are removed.
 func (s Sandboxed) exe() (string, error) {
 	src := s.Exe
 	if src == "" {
-		var err error
-		if src, err = os.Executable(); err != nil {
+		dir, err := kit.Self()
+		if err != nil {
 			return "", err
 		}
+		return filepath.Join(dir, kit.SelfName), nil
 	}
 	if rel, err := filepath.Rel(os.TempDir(), src); err != nil || strings.HasPrefix(rel, "..") {
 		return src, nil
