@@ -40,6 +40,9 @@ go vet ./...
 # The arena builds on macOS too (a degraded sandbox there: rlimits, its own process group).
 GOOS=darwin GOARCH=arm64 go build ./...
 
+step "a brand-new machine: scripts/demo.sh from a fresh clone with empty caches and files store, then go install and play from outside the checkout (scripts/fresh.sh)"
+bash scripts/fresh.sh
+
 ARENA_CHROMIUM=$(scripts/chromium.sh); export ARENA_CHROMIUM # the browser tests' Chromium (apt-installed when missing)
 step "Go tests"
 go test -count=1 -timeout 20m ./...
