@@ -301,7 +301,7 @@ func TestListeningServerWantsAWorkerCredential(t *testing.T) {
 	}
 	refused := map[string]Client{
 		"trusting it, without a credential":     {URL: addr, CA: ca},
-		"trusting it, with an unknown key":       {URL: addr, CA: ca, Secret: stranger},
+		"trusting it, with an unknown key":      {URL: addr, CA: ca, Secret: stranger},
 		"with a credential, over TLS it doubts": {URL: addr, Secret: secret},
 	}
 	for how, c := range refused {
