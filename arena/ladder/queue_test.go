@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/botarena/arena/arena/game"
+	_ "github.com/botarena/arena/arena/games/all"
 	"github.com/botarena/arena/arena/internal/testenv"
 	"github.com/botarena/arena/arena/ladder"
 	"github.com/botarena/arena/arena/match"
