@@ -684,6 +684,9 @@ func (l *Ladder) play(ctx context.Context, g, kind string, vs []store.Version, s
 			_ = a.in.Ack()
 		}
 	}
+	if rec.Result.Job != tr.Job.ID() {
+		_ = q.DropJob(bg, tr.Seq) // an earlier round's result settled it
+	}
 	if !rec.Audited {
 		l.trust(rec.Worker, mid)
 	}

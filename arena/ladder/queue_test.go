@@ -234,7 +234,7 @@ func TestLadderThroughWorkers(t *testing.T) {
 // forge takes the next job off the queue as a hostile worker would (whatever the job's
 // avoid list says) and answers it, under the job's id and nonce, with a result made by
 // change from an honest-looking record.
-func forge(t *testing.T, q *queue.Queue, change func(*tournament.Result, *match.Result)) tournament.Job {
+func forge(t *testing.T, q *queue.Queue, change func(*tournament.Result, *match.Result), raw []byte) tournament.Job {
 	t.Helper()
 	ctx := context.Background()
 	d, err := q.Next(ctx, 30*time.Second)
@@ -248,26 +248,31 @@ func forge(t *testing.T, q *queue.Queue, change func(*tournament.Result, *match.
 	mr := match.Result{Seats: []game.Seat{{Player: 0}, {Player: 1}}, Outcome: game.Outcome{Summary: "forged",
 		Players: []game.PlayerOutcome{{Result: game.ResultWin, Rank: 1}, {Result: game.ResultLoss, Rank: 2}}}}
 	r := tournament.Result{Key: j.Key, Idx: j.Match.Idx, Attempt: j.Attempt, Job: j.ID(), Nonce: j.Nonce, Worker: "forger", Replay: json.RawMessage(`{}`)}
-	change(&r, &mr)
-	if r.Finish.Result == nil {
-		r.Finish.Result, _ = json.Marshal(mr)
-	}
 	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	json.NewEncoder(zw).Encode(r)
-	zw.Close()
-	if _, err := q.PublishResult(ctx, j.Key, j.Match.Idx, j.ID(), b.Bytes()); err != nil {
-		t.Fatal(err)
+	if raw != nil {
+		b.Write(raw)
+	} else {
+		change(&r, &mr)
+		if r.Finish.Result == nil {
+			r.Finish.Result, _ = json.Marshal(mr)
+		}
+		zw := gzip.NewWriter(&b)
+		json.NewEncoder(zw).Encode(r)
+		zw.Close()
 	}
+	if _, err := q.PublishResult(ctx, j.Key, j.Match.Idx, j.ID(), b.Bytes()); err != nil {
+		t.Fatalf("publishing the forged result of job %s (%d bytes): %v", j.ID(), b.Len(), err)
+	}
+	// The coordinator may have refused the result and taken the job off the queue already.
 	if err := d.Done(ctx); err != nil {
-		t.Fatal(err)
+		t.Logf("acking job %s: %v", j.ID(), err)
 	}
 	return j
 }
 
 // TestForgedLadderResults: a worker is a way in. Results that are not a record of their match
-// (a third player, a fault charged to a bot who is not in it, no replay, a seat of nobody)
-// are refused: each forger is quarantined (its credential disabled), its match published
+// (an unreadable replay, a fault charged to a bot who is not in it, no replay, data that is
+// not a result, a decompression bomb) are refused, none of them holds the match or its slot: each forger is quarantined (its credential disabled), its match published
 // again for another worker, no rating moves and no bot is charged, until an honest worker
 // plays the match and it is recorded once.
 func TestForgedLadderResults(t *testing.T) {
@@ -311,12 +316,25 @@ func TestForgedLadderResults(t *testing.T) {
 			r.Finish.Result = json.RawMessage(`{"outcome":{"players":[{"rank":1},{"rank":2}]}}`)
 		}},
 		{"without its record or replay", func(r *tournament.Result, _ *match.Result) { r.Replay = nil }},
-		{"not a readable replay", func(_ *tournament.Result, m *match.Result) { m.Seats[1].Player = 5 }},
+		// Not a result at all, and a decompression bomb: the match still gets its answer.
+		{"cannot be read", nil},
+		{"larger than", nil},
 	}
 	var mid int64
 	for i, f := range forgeries {
 		name := fmt.Sprintf("forger%d", i)
-		j := forge(t, srv.Worker(t, name), f.change)
+		var raw []byte
+		switch f.want {
+		case "cannot be read":
+			raw = []byte("not gzip")
+		case "larger than":
+			var b bytes.Buffer
+			zw := gzip.NewWriter(&b)
+			zw.Write(make([]byte, 40<<20))
+			zw.Close()
+			raw = b.Bytes()
+		}
+		j := forge(t, srv.Worker(t, name), f.change, raw)
 		if mid == 0 {
 			mid = int64(j.Match.Idx)
 		} else if int64(j.Match.Idx) != mid || j.Round != i {

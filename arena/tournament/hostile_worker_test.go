@@ -47,8 +47,9 @@ func hostile(t *testing.T, srv *queuetest.Server, name string, forge func(tourna
 			t.Fatalf("%s: publishing its result: %v", name, err)
 		}
 	}
+	// The coordinator may have refused the result and taken the job off the queue already.
 	if err := d.Done(ctx); err != nil {
-		t.Fatalf("%s: acking its job: %v", name, err)
+		t.Logf("%s: acking its job: %v", name, err)
 	}
 	return j
 }

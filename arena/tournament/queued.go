@@ -164,6 +164,9 @@ func runQueued(ctx context.Context, st *store.Store, id int64, opt Options) (Sum
 			}
 		case s.Record != nil:
 			r := s.Record.Result
+			if r.Job != tr.Job.ID() {
+				_ = q.DropJob(bg, tr.Seq) // an earlier round's result settled it
+			}
 			switch {
 			case r.Infra != "" || r.Error != "":
 				msg := r.Error

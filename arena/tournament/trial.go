@@ -75,14 +75,17 @@ func (t *Trial) Take(q *queue.Queue, in queue.Incoming) Step {
 	if err != nil {
 		return t.refuse(q, w, fmt.Sprintf("worker %s sent a result for match %d that cannot be read: %v", w, t.Job.Match.Idx, err))
 	}
-	if r.Job != t.Job.ID() {
-		// An earlier round's or attempt's, played before the job was published again.
+	job, ok := t.round(q, r.Job)
+	if !ok {
+		// Another attempt's, or not a job of this match at all.
 		return Step{Note: fmt.Sprintf("a result of job %q from %s, not of the job out now (%s): set aside", trim(r.Job), w, t.Job.ID())}
 	}
 	if slices.Contains(t.Job.Avoid, w) {
 		return Step{Note: fmt.Sprintf("a second result from %s for job %s: set aside", w, t.Job.ID())}
 	}
-	m, err := Verify(t.Job, r)
+	// An earlier round's result (slow to come, or from before a restart) counts as well,
+	// checked against the job it answers.
+	m, err := Verify(job, r)
 	if err != nil {
 		return t.refuse(q, w, fmt.Sprintf("worker %s: %v", w, err))
 	}
@@ -118,6 +121,19 @@ func (t *Trial) Take(q *queue.Queue, in queue.Incoming) Step {
 	}
 	t.got = append(t.got, a)
 	return t.again(fmt.Sprintf("match %s audited: %s's result is played again by another worker", t.Job.Match.MatchID, w), w)
+}
+
+// round is the job of this trial's attempt that id names (any round: one published before a
+// restart may be ahead of this run's), with its nonce.
+func (t *Trial) round(q *queue.Queue, id string) (Job, bool) {
+	j := t.Job
+	for k := 0; k < maxRounds; k++ {
+		if j.Round = k; j.ID() == id {
+			j.Nonce = q.Nonce(id)
+			return j, true
+		}
+	}
+	return Job{}, false
 }
 
 // refuse fails the delivery a worker answered with a result that does not prove itself: the
