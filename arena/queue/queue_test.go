@@ -96,7 +96,12 @@ func TestUnpackRefusesHostileArchives(t *testing.T) {
 		"too many files": archive(t, entry{name: "1", typ: tar.TypeReg, body: "1"}, entry{name: "2", typ: tar.TypeReg, body: "2"},
 			entry{name: "3", typ: tar.TypeReg, body: "3"}, entry{name: "4", typ: tar.TypeReg, body: "4"}),
 		"too many bytes": archive(t, entry{name: "big", typ: tar.TypeReg, body: strings.Repeat("x", 1001)}),
-		"not a tar":      []byte(strings.Repeat("garbage", 200)),
+		// Folders count too, named or implied by a file's path, and paths nest only so deep.
+		"too many folders": archive(t, entry{name: "a/", typ: tar.TypeDir}, entry{name: "b/", typ: tar.TypeDir},
+			entry{name: "c/", typ: tar.TypeDir}, entry{name: "d/", typ: tar.TypeDir}),
+		"folders implied by a path": archive(t, entry{name: "a/b/c/d/x", typ: tar.TypeReg, body: "x"}),
+		"too deep":                  archive(t, entry{name: strings.Repeat("a/", maxDepth+1) + "x", typ: tar.TypeDir}),
+		"not a tar":                 []byte(strings.Repeat("garbage", 200)),
 	}
 	for name, data := range cases {
 		t.Run(name, func(t *testing.T) {

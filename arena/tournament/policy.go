@@ -3,6 +3,7 @@ package tournament
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"time"
 
 	"github.com/botarena/arena/sandbox"
@@ -51,7 +52,7 @@ func (p Policy) allows(j Job) error {
 		{"wall time (ns)", float64(ask.WallTime), float64(most.WallTime), 0},
 	} {
 		if a, m := v(b.ask, b.def), v(b.most, b.def); a > m {
-			return fmt.Errorf("it asks for %s %g, more than this worker allows (%g; raise the worker's --max-* flags if the coordinator means it)", b.what, a, m)
+			return fmt.Errorf("it asks for %s %s, more than this worker allows (%s; raise the worker's --max-* flags if the coordinator means it)", b.what, limitText(a), limitText(m))
 		}
 	}
 	most1 := p.Deadline
@@ -70,4 +71,11 @@ func (p Policy) allows(j Job) error {
 		}
 	}
 	return nil
+}
+
+func limitText(x float64) string {
+	if math.IsInf(x, 1) {
+		return "without limit"
+	}
+	return strconv.FormatFloat(x, 'f', -1, 64)
 }
