@@ -660,7 +660,7 @@ func (l *Ladder) play(ctx context.Context, g, kind string, vs []store.Version, s
 				_ = a.in.Ack() // an earlier round's
 				continue
 			case a.exhausted:
-				step = tournament.Step{Fail: fmt.Sprintf("infrastructure failure, charged to no bot: the job was handed out %d times without a result (workers killed, stopped or cut off)", a.in.Deliveries)}
+				step = tr.Exhausted(a.in.Deliveries)
 			default:
 				step = tr.Take(q, a.in)
 			}

@@ -340,3 +340,45 @@ func TestAuditCatchesForgedAnswers(t *testing.T) {
 	}
 	t.Logf("mallory: %s", q["mallory"])
 }
+
+// TestAuditWithOneWorker: with every match audited but one worker online, the audits no
+// other worker can take are handed back until the queue gives up on them; the matches are
+// then recorded on that worker's result, unaudited, rather than failed.
+func TestAuditWithOneWorker(t *testing.T) {
+	t.Parallel()
+	cfg := tournament.Config{Game: "dynamite", Params: shortDynamite, Seed: 44, Reps: 1, Deadline: 2 * time.Second,
+		StartTimeout: 20 * time.Second, Entries: houseBots("paper", "scissors")}
+	dir := t.TempDir()
+	want := runInProcess(t, filepath.Join(dir, "ref.db"), "ref", cfg)
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(dir, "queued.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	id, err := tournament.Create(ctx, st, "alone", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := queuetest.StartServer(t, queue.Config{AckWait: time.Second, MaxDeliver: 2, Audit: 1})
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go tournament.Work(wctx, srv.Worker(t, "alone"), tournament.WorkOptions{Jobs: 1, Resolver: resolver})
+	var notes []string
+	sum, err := tournament.Run(ctx, st, id, tournament.Options{Jobs: 0, Resolver: resolver, Queue: srv.Queue, OnEvent: func(e tournament.Event) {
+		if e.Kind == tournament.MatchNote {
+			notes = append(notes, e.Summary)
+		}
+	}})
+	if err != nil || sum.Done != sum.Total || sum.Failed != 0 {
+		t.Fatalf("queued run: %+v %v\nnotes: %q", sum, err, notes)
+	}
+	got, err := tournament.Compute(ctx, st, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameStandings(t, want, got)
+	if !strings.Contains(strings.Join(notes, "\n"), "recorded unaudited") || len(quarantined(t, srv)) != 0 {
+		t.Fatalf("notes %q, quarantined %q", notes, quarantined(t, srv))
+	}
+}

@@ -222,8 +222,11 @@ func runQueued(ctx context.Context, st *store.Store, id int64, opt Options) (Sum
 		}
 		if in.Result == nil {
 			if m, ok := exhaustedMatch(in, trials, pending); ok {
-				msg := fmt.Sprintf("infrastructure failure, charged to no bot: the job was handed out %d times without a result (workers killed, stopped or cut off); retry with --resume %s", in.Deliveries, t.Name)
-				if err := apply(m, trials[m.Idx], Step{Fail: msg}); err != nil {
+				s := trials[m.Idx].Exhausted(in.Deliveries)
+				if s.Fail != "" {
+					s.Fail += "; retry with --resume " + t.Name
+				}
+				if err := apply(m, trials[m.Idx], s); err != nil {
 					return sum, err
 				}
 			}

@@ -178,6 +178,17 @@ func (t *Trial) Next(ctx context.Context, q *queue.Queue) {
 	t.Seq, t.gone = 0, time.Time{}
 }
 
+// Exhausted is what a job handed out MaxDeliver times without a result comes to: an audit
+// no other worker took (every worker online had answered it) records the result it was to
+// check, as unaudited; anything else is an infrastructure failure, charged to no bot.
+func (t *Trial) Exhausted(deliveries uint64) Step {
+	if len(t.got) > 0 {
+		a := t.got[0]
+		return Step{Record: &a, Note: fmt.Sprintf("match %s: no other worker took its audit; %s's result recorded unaudited", t.Job.Match.MatchID, a.Worker)}
+	}
+	return Step{Fail: fmt.Sprintf("infrastructure failure, charged to no bot: the job was handed out %d times without a result (workers killed, stopped, cut off, or none left that has not answered it)", deliveries)}
+}
+
 // Lost checks whether the job out now was acknowledged by a worker that sent no result:
 // gone from the queue for longer than grace with nothing come for it (an honest worker
 // publishes its result before it acknowledges the job). Then the match is published again.
