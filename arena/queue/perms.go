@@ -1,6 +1,10 @@
 package queue
 
 import (
+	"fmt"
+	"os"
+	"strings"
+
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nkeys"
@@ -49,5 +53,15 @@ func workerOptions(s WorkerSecret) ([]nats.Option, error) {
 	if err != nil {
 		return nil, err
 	}
-	return []nats.Option{nats.Nkey(pub, kp.Sign), nats.CustomInboxPrefix(inboxPrefix(s.Worker))}, nil
+	return []nats.Option{nats.Nkey(pub, kp.Sign), nats.CustomInboxPrefix(inboxPrefix(s.Worker)), nats.ErrorHandler(quietDeletes)}, nil
+}
+
+// quietDeletes reports a worker connection's asynchronous errors as NATS's default does,
+// except the refusal to delete the object store reader's consumer when a read ends (a worker
+// may not delete consumers; the server removes an idle one itself): it would fill the log.
+func quietDeletes(_ *nats.Conn, _ *nats.Subscription, err error) {
+	if strings.Contains(err.Error(), "$JS.API.CONSUMER.DELETE.OBJ_"+FilesBucket+".") {
+		return
+	}
+	fmt.Fprintf(os.Stderr, "nats: %v\n", err)
 }
