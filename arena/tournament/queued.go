@@ -191,7 +191,7 @@ func runQueued(ctx context.Context, st *store.Store, id int64, opt Options) (Sum
 				if !s.Record.Audited {
 					unaudited[s.Record.Worker] = append(unaudited[s.Record.Worker], m.MatchID)
 				}
-				emit(MatchDone, *m, r.Summary, nil)
+				emit(MatchDone, *m, s.Record.Match.Outcome.Summary, nil) // the verified summary, not the worker's words
 			}
 			delete(pending, m.Idx)
 			delete(trials, m.Idx)
