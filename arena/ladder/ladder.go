@@ -92,16 +92,19 @@ type Ladder struct {
 	// Versions nobody plays any more have them collected (see collect); empty: never.
 	DataDir string
 
-	mu       sync.Mutex
-	queue    []int64 // versions waiting for validation
-	busy     map[int64]bool
-	wake     chan struct{}
-	replayQ  []int64 // ladder matches to play again (organiser)
-	tries    map[int64]int
-	files    map[int64]tournament.JobBot // versions whose files are on the queue
-	waiting  map[int64]chan arrival
-	gen      int // this Run's attempt number for matches it publishes again (random, never 0)
-	eventsMu sync.Mutex
+	mu      sync.Mutex
+	queue   []int64 // versions waiting for validation
+	busy    map[int64]bool
+	wake    chan struct{}
+	replayQ []int64 // ladder matches to play again (organiser)
+	tries   map[int64]int
+	files   map[int64]tournament.JobBot // versions whose files are on the queue
+	waiting map[int64]chan arrival
+	// unaudited lists, per worker, the ladder matches recorded on its word alone (this run):
+	// played again if it is quarantined.
+	unaudited map[string][]int64
+	gen       int // this Run's attempt number for matches it publishes again (random, never 0)
+	eventsMu  sync.Mutex
 
 	// played counts each author's ladder matches per game (user id), for Pick's fair shares;
 	// playing its matches running now.
@@ -139,6 +142,7 @@ func (l *Ladder) init() {
 		l.played = map[string]map[int64]int{}
 		l.playing = map[author]int{}
 		l.pinned = map[int64]int{}
+		l.unaudited = map[string][]int64{}
 	}
 	if l.Jobs <= 0 {
 		l.Jobs = 1
@@ -282,7 +286,9 @@ func (l *Ladder) Run(ctx context.Context) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_ = tournament.Work(ctx, l.Queue, tournament.WorkOptions{Jobs: l.LocalJobs, Resolver: l.Resolver, WorkRoot: l.WorkRoot, Name: "serve"})
+			// They take no job that asks more than the ladder's own limits.
+			_ = tournament.Work(ctx, l.Queue, tournament.WorkOptions{Jobs: l.LocalJobs, Resolver: l.Resolver, WorkRoot: l.WorkRoot, Name: "serve",
+				Most: tournament.Policy{Limits: l.Host.Limits, Deadline: max(l.Deadline, l.Host.StartTimeout, tournament.DefaultDeadline)}})
 		}()
 	}
 	sem := make(chan struct{}, l.Jobs)
@@ -656,12 +662,6 @@ func (l *Ladder) play(ctx context.Context, g, kind string, vs []store.Version, s
 		attempt = l.gen
 	}
 	j, err := l.job(ctx, g, mid, vs, seed, attempt)
-	if err == nil {
-		var data []byte
-		if data, err = json.Marshal(j); err == nil {
-			err = l.Queue.PublishJob(ctx, l.Key, j.ID(), data)
-		}
-	}
 	if ctx.Err() != nil {
 		return mid, nil, ctx.Err()
 	}
@@ -670,27 +670,87 @@ func (l *Ladder) play(ctx context.Context, g, kind string, vs []store.Version, s
 		fail(msg)
 		return mid, &played{infra: msg}, nil
 	}
-	a, err := l.await(ctx, mid)
-	if err != nil {
-		return mid, nil, err
+	q := l.Queue
+	audit := q.Audit()
+	tr := tournament.NewTrial(q, j, audit > 0 && rand.Float64() < audit)
+	publish := func() error {
+		data, err := json.Marshal(tr.Job)
+		if err == nil {
+			tr.Seq, err = q.PublishJob(ctx, l.Key, tr.Job.ID(), data)
+		}
+		return err
+	}
+	if err := publish(); err != nil {
+		if ctx.Err() != nil {
+			return mid, nil, ctx.Err()
+		}
+		msg := "infrastructure failure, charged to no bot: the match could not be queued: " + err.Error()
+		fail(msg)
+		return mid, &played{infra: msg}, nil
+	}
+	// Wait for a result that counts (Trial: verified, audited if drawn), publishing the
+	// match again for another worker whenever one is refused or lost.
+	var rec *tournament.Accepted
+	var held queue.Incoming
+	sweep := time.NewTicker(q.AckWait)
+	defer sweep.Stop()
+	for rec == nil {
+		var step tournament.Step
+		var a arrival
+		select {
+		case <-ctx.Done():
+			return mid, nil, ctx.Err()
+		case <-sweep.C:
+			step = tr.Lost(ctx, q, q.AckWait)
+		case a = <-l.arrivals(mid):
+			switch {
+			case a.exhausted && a.job != tr.Job.ID():
+				_ = a.in.Ack() // an earlier round's
+				continue
+			case a.exhausted:
+				step = tr.Exhausted(a.in.Deliveries)
+			default:
+				step = tr.Take(q, a.in)
+			}
+		}
+		l.quarantine(step.Quarantine)
+		switch {
+		case step.Fail != "":
+			recordedAck(a.in, fail(step.Fail))
+			return mid, &played{infra: step.Fail}, nil
+		case step.Again:
+			tr.Next(ctx, q)
+			if err := publish(); err != nil && ctx.Err() == nil {
+				recordedAck(a.in, fail("infrastructure failure, charged to no bot: the match could not be queued again: "+err.Error()))
+				return mid, &played{infra: err.Error()}, nil
+			}
+		case step.Record != nil:
+			rec, held = step.Record, a.in
+			continue
+		}
+		if a.in.Result != nil || a.exhausted {
+			_ = a.in.Ack()
+		}
+	}
+	if rec.Result.Job != tr.Job.ID() {
+		_ = q.DropJob(bg, tr.Seq) // an earlier round's result settled it
+	}
+	if !rec.Audited {
+		l.trust(rec.Worker, mid)
 	}
 	// Acknowledged only once recorded: a result whose write failed comes again, and a server
 	// killed before it was written publishes the match again when it restarts.
-	recorded := func(err error) bool {
-		if err == nil || errors.Is(err, store.ErrAlreadyDone) {
-			_ = a.in.Ack()
-			return true
-		}
-		return false
-	}
-	out, err := l.judge(j, a)
-	if err != nil {
-		recorded(fail(err.Error()))
-		return mid, nil, err
-	}
-	if out.infra != "" {
+	recorded := func(err error) bool { return recordedAck(held, err) }
+	out := &played{res: rec.Result, match: rec.Match}
+	switch {
+	case rec.Result.Infra != "":
+		out.infra = "infrastructure failure, charged to no bot: " + rec.Result.Infra
 		recorded(fail(out.infra))
 		return mid, out, nil
+	case rec.Result.Error != "":
+		err := errors.New(rec.Result.Error)
+		recorded(fail(err.Error()))
+		return mid, nil, err
 	}
 	fin := finish(vs, out)
 	if kind == store.KindLadder {
@@ -741,13 +801,12 @@ func (l *Ladder) job(ctx context.Context, g string, mid int64, vs []store.Versio
 	return j, nil
 }
 
-// arrival is what the queue brought for a match: a worker's result, or word that the queue
-// gave up on its job.
+// arrival is what the queue brought for a match: a worker's result (judged by the match's
+// Trial), or word that the queue gave up on one of its jobs.
 type arrival struct {
 	in        queue.Incoming
-	res       tournament.Result
-	err       error // the result could not be read
 	exhausted bool
+	job       string // the exhausted job's ID
 }
 
 func (l *Ladder) expect(mid int64) {
@@ -764,20 +823,53 @@ func (l *Ladder) unexpect(mid int64) {
 	delete(l.waiting, mid)
 }
 
-func (l *Ladder) await(ctx context.Context, mid int64) (arrival, error) {
+func (l *Ladder) arrivals(mid int64) chan arrival {
 	l.mu.Lock()
-	c := l.waiting[mid]
-	l.mu.Unlock()
-	select {
-	case a := <-c:
-		return a, nil
-	case <-ctx.Done():
-		return arrival{}, ctx.Err()
+	defer l.mu.Unlock()
+	return l.waiting[mid]
+}
+
+// recordedAck acknowledges what was recorded (or found recorded already); anything else
+// comes again.
+func recordedAck(in queue.Incoming, err error) bool {
+	if err == nil || errors.Is(err, store.ErrAlreadyDone) {
+		if in.Result != nil || in.Job != nil {
+			_ = in.Ack()
+		}
+		return true
+	}
+	return false
+}
+
+// quarantine cuts workers off, and plays again (as the organiser's replay does) the ladder
+// matches this server recorded on each one's word alone.
+func (l *Ladder) quarantine(ws map[string]string) {
+	for w, why := range ws {
+		_ = l.Queue.Quarantine(w, why)
+		l.mu.Lock()
+		again := l.unaudited[w]
+		delete(l.unaudited, w)
+		l.mu.Unlock()
+		for _, mid := range again {
+			l.Replay(mid)
+		}
 	}
 }
 
-// route hands each result (and each job the queue gave up on) to the match waiting for it;
-// one nobody waits for (a smoke match abandoned by a restart, a second result) is dropped.
+// trust notes a ladder match recorded on one worker's word alone.
+func (l *Ladder) trust(w string, mid int64) {
+	if w == queue.LocalWorker {
+		return
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.unaudited[w] = append(l.unaudited[w], mid)
+}
+
+// route hands each result (and each job the queue gave up on) to the match waiting for it,
+// by the match its subject names, so that even a result that cannot be read reaches its
+// match (which refuses it and publishes the match again); one nobody waits for (a smoke match
+// abandoned by a restart, a second result) is dropped.
 func (l *Ladder) route(ctx context.Context, ib *queue.Inbox) {
 	for {
 		var in queue.Incoming
@@ -789,14 +881,11 @@ func (l *Ladder) route(ctx context.Context, ib *queue.Inbox) {
 		a := arrival{in: in}
 		mid := int64(-1)
 		if in.Result != nil {
-			a.res, a.err = tournament.DecodeResult(in.Result)
-			if a.err == nil && a.res.Key == l.Key {
-				mid = int64(a.res.Idx)
-			}
+			mid = int64(in.Idx)
 		} else {
 			var j tournament.Job
 			if json.Unmarshal(in.Job, &j) == nil && j.Key == l.Key {
-				mid, a.exhausted = int64(j.Match.Idx), true
+				mid, a.exhausted, a.job = int64(j.Match.Idx), true, j.ID()
 			}
 			_ = l.Queue.DropJob(ctx, in.JobSeq)
 		}
@@ -812,45 +901,6 @@ func (l *Ladder) route(ctx context.Context, ib *queue.Inbox) {
 		default: // a match with copies waiting already: this one comes again
 		}
 	}
-}
-
-// judge reads what came for job j: the match's record, or the reason it was not played.
-func (l *Ladder) judge(j tournament.Job, a arrival) (*played, error) {
-	r := a.res
-	out := &played{res: r}
-	switch {
-	case a.exhausted:
-		out.infra = fmt.Sprintf("infrastructure failure, charged to no bot: the job was handed out %d times without a result (workers killed, stopped or cut off)", a.in.Deliveries)
-	case a.err != nil:
-		out.infra = "infrastructure failure, charged to no bot: the worker's result cannot be read: " + a.err.Error()
-	// Any attempt's result will do: each plays the same versions from the same seed.
-	case r.Infra != "":
-		out.infra = "infrastructure failure, charged to no bot: " + r.Infra
-	case r.Error != "":
-		return nil, errors.New(r.Error)
-	}
-	if out.infra != "" {
-		return out, nil
-	}
-	if err := r.ValidFor(j.Match); err != nil {
-		out.infra = fmt.Sprintf("infrastructure failure, charged to no bot: an invalid result from %s: %v", r.Worker, err)
-		return out, nil
-	}
-	if err := json.Unmarshal(r.Finish.Result, &out.match); err != nil {
-		out.infra = fmt.Sprintf("infrastructure failure, charged to no bot: the result from %s is not a record of this match (%v)", r.Worker, err)
-		return out, nil
-	}
-	if n := len(out.match.Outcome.Players); n != len(j.Bots) {
-		out.infra = fmt.Sprintf("infrastructure failure, charged to no bot: the result from %s is not a record of this match (%d players, the match seats %d)", r.Worker, n, len(j.Bots))
-		return out, nil
-	}
-	for _, s := range out.match.Seats {
-		if s.Player < 0 || s.Player >= len(j.Bots) {
-			out.infra = fmt.Sprintf("infrastructure failure, charged to no bot: the result from %s seats player %d of %d", r.Worker, s.Player, len(j.Bots))
-			return out, nil
-		}
-	}
-	return out, nil
 }
 
 // finish is the store's record of a played match: each seat's result, moves, log and faults.

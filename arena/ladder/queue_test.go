@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/botarena/arena/arena/game"
+	_ "github.com/botarena/arena/arena/games/all"
 	"github.com/botarena/arena/arena/internal/testenv"
 	"github.com/botarena/arena/arena/ladder"
 	"github.com/botarena/arena/arena/match"
@@ -31,7 +32,8 @@ var root, arenaBin string
 
 var (
 	reDone = regexp.MustCompile(`job ladder-\S+ done: `)
-	reURL  = regexp.MustCompile(`NATS listening on (tls://\S+);.* --nats-ca (\S+)`)
+	reURL  = regexp.MustCompile(`NATS listening on (tls://\S+) `)
+	reCmd  = regexp.MustCompile(`arena worker (--nats \S+ --nats-ca \S+ --credentials \S+)`)
 )
 
 func TestMain(m *testing.M) {
@@ -63,12 +65,22 @@ func startArena(t *testing.T, args ...string) *testenv.Proc {
 	return testenv.Start(t, args[0], cmd)
 }
 
-// natsFlags waits for the server's line naming the URL workers use and the certificate they
-// trust, and returns them as arena worker's flags.
-func natsFlags(t *testing.T, p *testenv.Proc) []string {
+// natsFlags waits for the server's line naming the URL workers use, gives a worker its
+// credential (arena worker add, as the organiser does) and returns the flags of the command
+// it prints: URL, certificate and credential file, no secret on the command line.
+func natsFlags(t *testing.T, p *testenv.Proc, db, name string) []string {
 	t.Helper()
-	m := p.WaitFor(reURL, 1, 0, time.Minute)
-	return []string{"--nats", m[1], "--nats-ca", m[2]}
+	p.WaitFor(reURL, 1, 0, time.Minute)
+	cmd := exec.Command(arenaBin, "worker", "add", name, "--store", db, "--out", filepath.Join(t.TempDir(), name+".creds"))
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("arena worker add %s: %v\n%s", name, err, out)
+	}
+	m := reCmd.FindSubmatch(out)
+	if m == nil {
+		t.Fatalf("arena worker add printed no command:\n%s", out)
+	}
+	return strings.Fields(string(m[1]))
 }
 
 func within(t *testing.T, d time.Duration, what string, ok func() bool) {
@@ -141,7 +153,7 @@ func TestLadderThroughWorkers(t *testing.T) {
 	}
 
 	srv := serve()
-	nats := natsFlags(t, srv)
+	nats := natsFlags(t, srv, db, "w1")
 	// Nobody plays yet: the smoke match waits on the queue.
 	time.Sleep(2 * time.Second)
 	if got := version(); got.Status != store.VersionValidating {
@@ -171,7 +183,7 @@ func TestLadderThroughWorkers(t *testing.T) {
 
 	// The restarted server publishes them again; a new worker plays them and more.
 	srv = serve()
-	w2 := startArena(t, append([]string{"worker", "--jobs", "1"}, natsFlags(t, srv)...)...)
+	w2 := startArena(t, append([]string{"worker", "--jobs", "1"}, natsFlags(t, srv, db, "w2")...)...)
 	within(t, 2*time.Minute, "the interrupted matches recorded after the restart", func() bool {
 		for _, m := range left {
 			if got, err := st.LadderMatchByID(ctx, m.ID); err != nil || got.Status == store.LadderRunning {
@@ -219,9 +231,10 @@ func TestLadderThroughWorkers(t *testing.T) {
 	t.Logf("%d ladder matches, each recorded once; the workers report %d jobs done", len(all), played)
 }
 
-// forge takes the next job off the queue as a hostile worker would and answers it with a
-// result made by change from an honest-looking record.
-func forge(t *testing.T, q *queue.Queue, change func(*tournament.Result, *match.Result)) tournament.Job {
+// forge takes the next job off the queue as a hostile worker would (whatever the job's
+// avoid list says) and answers it, under the job's id and nonce, with a result made by
+// change from an honest-looking record.
+func forge(t *testing.T, q *queue.Queue, change func(*tournament.Result, *match.Result), raw []byte) tournament.Job {
 	t.Helper()
 	ctx := context.Background()
 	d, err := q.Next(ctx, 30*time.Second)
@@ -234,27 +247,34 @@ func forge(t *testing.T, q *queue.Queue, change func(*tournament.Result, *match.
 	}
 	mr := match.Result{Seats: []game.Seat{{Player: 0}, {Player: 1}}, Outcome: game.Outcome{Summary: "forged",
 		Players: []game.PlayerOutcome{{Result: game.ResultWin, Rank: 1}, {Result: game.ResultLoss, Rank: 2}}}}
-	r := tournament.Result{Key: j.Key, Idx: j.Match.Idx, Attempt: j.Attempt, Worker: "forger", Replay: json.RawMessage(`{}`)}
-	change(&r, &mr)
-	if r.Finish.Result == nil {
-		r.Finish.Result, _ = json.Marshal(mr)
-	}
+	r := tournament.Result{Key: j.Key, Idx: j.Match.Idx, Attempt: j.Attempt, Job: j.ID(), Nonce: j.Nonce, Worker: "forger", Replay: json.RawMessage(`{}`)}
 	var b bytes.Buffer
-	zw := gzip.NewWriter(&b)
-	json.NewEncoder(zw).Encode(r)
-	zw.Close()
-	if _, err := q.PublishResult(ctx, j.Key, j.ID(), b.Bytes()); err != nil {
-		t.Fatal(err)
+	if raw != nil {
+		b.Write(raw)
+	} else {
+		change(&r, &mr)
+		if r.Finish.Result == nil {
+			r.Finish.Result, _ = json.Marshal(mr)
+		}
+		zw := gzip.NewWriter(&b)
+		json.NewEncoder(zw).Encode(r)
+		zw.Close()
 	}
+	if _, err := q.PublishResult(ctx, j.Key, j.Match.Idx, j.ID(), b.Bytes()); err != nil {
+		t.Fatalf("publishing the forged result of job %s (%d bytes): %v", j.ID(), b.Len(), err)
+	}
+	// The coordinator may have refused the result and taken the job off the queue already.
 	if err := d.Done(ctx); err != nil {
-		t.Fatal(err)
+		t.Logf("acking job %s: %v", j.ID(), err)
 	}
 	return j
 }
 
 // TestForgedLadderResults: a worker is a way in. Results that are not a record of their match
-// (a third player, a fault charged to a bot who is not in it, no replay, a seat of nobody) are
-// an infrastructure failure of that match: no rating moves, no bot is charged.
+// (an unreadable replay, a fault charged to a bot who is not in it, no replay, data that is
+// not a result, a decompression bomb) are refused, none of them holds the match or its slot: each forger is quarantined (its credential disabled), its match published
+// again for another worker, no rating moves and no bot is charged, until an honest worker
+// plays the match and it is recorded once.
 func TestForgedLadderResults(t *testing.T) {
 	ctx := context.Background()
 	st, err := store.Open(filepath.Join(t.TempDir(), "arena.db"))
@@ -262,7 +282,8 @@ func TestForgedLadderResults(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	q := queuetest.Start(t, queue.Config{AckWait: 5 * time.Second})
+	srv := queuetest.StartServer(t, queue.Config{AckWait: 5 * time.Second})
+	q := srv.Queue
 	house, _ := st.CreateUser(ctx, "house", "!", store.RoleAuthor)
 	ada, _ := st.CreateUser(ctx, "ada", "!", store.RoleAuthor)
 	lad := &ladder.Ladder{Store: st, Queue: q, Jobs: 1, Games: []string{"dynamite"}, Pause: 20 * time.Millisecond}
@@ -277,39 +298,77 @@ func TestForgedLadderResults(t *testing.T) {
 	if err := st.SetVerdict(ctx, v.ID, store.VersionOK, "passed (set by the test)", "", ""); err != nil {
 		t.Fatal(err)
 	}
+	lad.Stopped = func() bool { return false }
 	rctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
 	go func() { lad.Run(rctx); close(done) }()
 	defer func() { cancel(); <-done }()
 
-	forgeries := map[string]func(*tournament.Result, *match.Result){
-		"not a record of this match": func(_ *tournament.Result, m *match.Result) {
+	forgeries := []struct {
+		want   string
+		change func(*tournament.Result, *match.Result)
+	}{
+		{"not a readable replay", func(_ *tournament.Result, m *match.Result) {
 			m.Outcome.Players = append(m.Outcome.Players, game.PlayerOutcome{Rank: 3})
-		},
-		"who is not in match": func(r *tournament.Result, _ *match.Result) {
+		}},
+		{"who is not in match", func(r *tournament.Result, _ *match.Result) {
 			r.Finish.Faults = []store.Fault{{MatchIdx: r.Idx, BotIdx: 7, Kind: "crash"}}
 			r.Finish.Result = json.RawMessage(`{"outcome":{"players":[{"rank":1},{"rank":2}]}}`)
-		},
-		"without its record or replay": func(r *tournament.Result, _ *match.Result) { r.Replay = nil },
-		"seats player 5":               func(_ *tournament.Result, m *match.Result) { m.Seats[1].Player = 5 },
+		}},
+		{"without its record or replay", func(r *tournament.Result, _ *match.Result) { r.Replay = nil }},
+		// Not a result at all, and a decompression bomb: the match still gets its answer.
+		{"cannot be read", nil},
+		{"larger than", nil},
 	}
-	for want, change := range forgeries {
-		j := forge(t, q, change)
-		mid := int64(j.Match.Idx)
-		var m store.LadderMatch
-		within(t, 30*time.Second, "the forged match judged", func() bool {
-			m, _ = st.LadderMatchByID(ctx, mid)
-			return m.Status != store.LadderRunning
+	var mid int64
+	for i, f := range forgeries {
+		name := fmt.Sprintf("forger%d", i)
+		var raw []byte
+		switch f.want {
+		case "cannot be read":
+			raw = []byte("not gzip")
+		case "larger than":
+			var b bytes.Buffer
+			zw := gzip.NewWriter(&b)
+			zw.Write(make([]byte, 40<<20))
+			zw.Close()
+			raw = b.Bytes()
+		}
+		j := forge(t, srv.Worker(t, name), f.change, raw)
+		if mid == 0 {
+			mid = int64(j.Match.Idx)
+		} else if int64(j.Match.Idx) != mid || j.Round != i {
+			t.Fatalf("forgery %d answered match %d round %d, want match %d round %d (published again)", i, j.Match.Idx, j.Round, mid, i)
+		}
+		within(t, 30*time.Second, name+" quarantined", func() bool {
+			cs, _ := srv.Embedded.Registry().List()
+			for _, c := range cs {
+				if c.Name == name && strings.Contains(c.Disabled, f.want) {
+					return true
+				}
+			}
+			return false
 		})
-		if m.Status != store.LadderError || !strings.Contains(m.Error, "infrastructure failure, charged to no bot") || !strings.Contains(m.Error, want) {
-			t.Fatalf("forged result (%s): match %d %s %q", want, mid, m.Status, m.Error)
+		if m, _ := st.LadderMatchByID(ctx, mid); m.Status != store.LadderRunning {
+			t.Fatalf("after a refused result the match is %s %q, want running (published again)", m.Status, m.Error)
 		}
-		t.Logf("forged (%s): %s", want, m.Error)
 	}
-	for _, id := range []int64{v.ID} {
-		got, _ := st.VersionByID(ctx, id)
-		if got.Matches != 0 || got.Faults != 0 || got.Mu != rating.DefaultMu || got.Sigma != rating.DefaultSigma {
-			t.Fatalf("a forged result moved version %d: %+v", id, got)
-		}
+	if got, _ := st.VersionByID(ctx, v.ID); got.Matches != 0 || got.Mu != rating.DefaultMu {
+		t.Fatalf("a forged result moved the version: %+v", got)
+	}
+	// An honest worker plays it; it is recorded once, with ratings moved once.
+	hctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go tournament.Work(hctx, srv.Worker(t, "honest"), tournament.WorkOptions{Jobs: 1})
+	var m store.LadderMatch
+	within(t, 2*time.Minute, "the match recorded from the honest worker", func() bool {
+		m, _ = st.LadderMatchByID(ctx, mid)
+		return m.Status != store.LadderRunning
+	})
+	if m.Status != store.LadderDone {
+		t.Fatalf("match %d: %s %q", mid, m.Status, m.Error)
+	}
+	if got, _ := st.VersionByID(ctx, v.ID); got.Matches < 1 || got.Faults != 0 {
+		t.Fatalf("the version after the honest match: %+v", got)
 	}
 }

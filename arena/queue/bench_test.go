@@ -29,14 +29,14 @@ func BenchmarkJobRoundTrip(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		id := "bench-" + itoa(i)
-		if err := q.PublishJob(ctx, "bench", id, benchJob); err != nil {
+		if _, err := q.PublishJob(ctx, "bench", id, benchJob); err != nil {
 			b.Fatal(err)
 		}
 		d, err := q.Next(ctx, 5*time.Second)
 		if err != nil || d == nil {
 			b.Fatalf("no job: %v", err)
 		}
-		if _, err := q.PublishResult(ctx, "bench", id, benchResult); err != nil {
+		if _, err := q.PublishResult(ctx, "bench", i, id, benchResult); err != nil {
 			b.Fatal(err)
 		}
 		if err := d.Done(ctx); err != nil {
@@ -71,14 +71,14 @@ func BenchmarkJobThroughput(b *testing.B) {
 				if err != nil || d == nil {
 					continue
 				}
-				if _, err := q.PublishResult(ctx, "bench", "r-"+itoa(int(d.Seq)), benchResult); err == nil {
+				if _, err := q.PublishResult(ctx, "bench", int(d.Seq), "r-"+itoa(int(d.Seq)), benchResult); err == nil {
 					_ = d.Done(ctx)
 				}
 			}
 		}()
 	}
 	for i := range b.N {
-		if err := q.PublishJob(ctx, "bench", "bench-"+itoa(i), benchJob); err != nil {
+		if _, err := q.PublishJob(ctx, "bench", "bench-"+itoa(i), benchJob); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -137,12 +137,12 @@ func BenchmarkPublishJobs(b *testing.B) {
 			}
 			b.ResetTimer()
 			if mode == "windowed" {
-				if err := q.PublishJobs(ctx, "bench", jobs); err != nil {
+				if _, err := q.PublishJobs(ctx, "bench", jobs); err != nil {
 					b.Fatal(err)
 				}
 			} else {
 				for _, j := range jobs {
-					if err := q.PublishJob(ctx, "bench", j.ID, j.Data); err != nil {
+					if _, err := q.PublishJob(ctx, "bench", j.ID, j.Data); err != nil {
 						b.Fatal(err)
 					}
 				}

@@ -40,13 +40,29 @@ func (q *Queue) PutFiles(ctx context.Context, hash, dir string) error {
 // object store checks its own digest; the caller checks the content hash by taking the
 // snapshot again.
 func (q *Queue) GetFiles(ctx context.Context, hash, dst string) error {
+	lim := submission.DefaultLimits
+	// The object's size is known before a byte of it is read: an archive larger than the
+	// files it may hold (with a tar's headers and padding) is refused unread.
+	most := maxArchive(lim)
+	if info, err := q.files.GetInfo(ctx, hash); err == nil && info.Size > uint64(most) {
+		return fmt.Errorf("%w: the archive of %.12s is %d MiB, more than %d files of %d MiB can take", ErrBadFiles, hash, info.Size>>20, lim.Files, lim.Bytes>>20)
+	}
 	obj, err := q.files.Get(ctx, hash)
 	if err != nil {
 		return fmt.Errorf("bot files %.12s from NATS: %w", hash, err)
 	}
 	defer obj.Close()
-	return Unpack(obj, dst, submission.DefaultLimits)
+	return Unpack(io.LimitReader(obj, most), dst, lim)
 }
+
+// maxArchive is the largest tar Pack writes for files within lim: each entry's header and
+// padding (two blocks at most), a folder entry for each, the end marker.
+func maxArchive(lim submission.Limits) int64 {
+	return lim.Bytes + int64(lim.Files)*2*3*512 + 64<<10
+}
+
+// maxDepth bounds how deeply an archive's paths nest.
+const maxDepth = 64
 
 // Pack writes dir's regular files and folders as a tar (names relative to dir, modes 0644
 // or 0755, nothing else).
@@ -89,8 +105,10 @@ func Pack(w io.Writer, dir string) error {
 }
 
 // Unpack reads a tar written by Pack into dst, refusing anything Pack does not write: an
-// absolute path or one with "..", a link, a device, more files or bytes than lim. On any
-// error dst is removed.
+// absolute path or one with "..", a link, a device, more files or bytes than lim, more
+// folders than lim allows files (named or implied by a file's path) or paths deeper than
+// maxDepth: all checked before anything is written for the entry. On any error dst is
+// removed.
 func Unpack(r io.Reader, dst string, lim submission.Limits) (err error) {
 	if err := os.Mkdir(dst, 0o755); err != nil {
 		return err
@@ -103,6 +121,7 @@ func Unpack(r io.Reader, dst string, lim submission.Limits) (err error) {
 	tr := tar.NewReader(r)
 	var files int
 	var total int64
+	dirs := map[string]bool{}
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
@@ -117,6 +136,18 @@ func Unpack(r io.Reader, dst string, lim submission.Limits) (err error) {
 			return fmt.Errorf("%w: the path %q leaves the bot's folder", ErrBadFiles, h.Name)
 		}
 		target := filepath.Join(dst, filepath.FromSlash(clean))
+		if strings.Count(clean, "/") >= maxDepth {
+			return fmt.Errorf("%w: the path %.80q... nests more than %d folders deep", ErrBadFiles, h.Name, maxDepth)
+		}
+		d := clean
+		if h.Typeflag != tar.TypeDir {
+			d = path.Dir(clean)
+		}
+		for ; d != "." && !dirs[d]; d = path.Dir(d) {
+			if dirs[d] = true; len(dirs) > lim.Files {
+				return fmt.Errorf("%w: more than %d folders", ErrBadFiles, lim.Files)
+			}
+		}
 		switch h.Typeflag {
 		case tar.TypeDir:
 			if err := os.MkdirAll(target, 0o755); err != nil {

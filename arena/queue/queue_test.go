@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nkeys"
 
 	"github.com/botarena/arena/arena/submission"
 )
@@ -95,7 +96,12 @@ func TestUnpackRefusesHostileArchives(t *testing.T) {
 		"too many files": archive(t, entry{name: "1", typ: tar.TypeReg, body: "1"}, entry{name: "2", typ: tar.TypeReg, body: "2"},
 			entry{name: "3", typ: tar.TypeReg, body: "3"}, entry{name: "4", typ: tar.TypeReg, body: "4"}),
 		"too many bytes": archive(t, entry{name: "big", typ: tar.TypeReg, body: strings.Repeat("x", 1001)}),
-		"not a tar":      []byte(strings.Repeat("garbage", 200)),
+		// Folders count too, named or implied by a file's path, and paths nest only so deep.
+		"too many folders": archive(t, entry{name: "a/", typ: tar.TypeDir}, entry{name: "b/", typ: tar.TypeDir},
+			entry{name: "c/", typ: tar.TypeDir}, entry{name: "d/", typ: tar.TypeDir}),
+		"folders implied by a path": archive(t, entry{name: "a/b/c/d/x", typ: tar.TypeReg, body: "x"}),
+		"too deep":                  archive(t, entry{name: strings.Repeat("a/", maxDepth+1) + "x", typ: tar.TypeDir}),
+		"not a tar":                 []byte(strings.Repeat("garbage", 200)),
 	}
 	for name, data := range cases {
 		t.Run(name, func(t *testing.T) {
@@ -166,20 +172,20 @@ func TestDeduplication(t *testing.T) {
 	q := open(t, Config{})
 	ctx := context.Background()
 	for range 3 {
-		if err := q.PublishJob(ctx, "k", "k-0-0", []byte(`{}`)); err != nil {
+		if _, err := q.PublishJob(ctx, "k", "k-0-0", []byte(`{}`)); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if err := q.PublishJob(ctx, "k", "k-1-0", []byte(`{}`)); err != nil {
+	if _, err := q.PublishJob(ctx, "k", "k-1-0", []byte(`{}`)); err != nil {
 		t.Fatal(err)
 	}
 	if n, err := q.Pending(ctx); err != nil || n != 2 {
 		t.Fatalf("pending jobs %d (%v), want 2", n, err)
 	}
-	if dup, err := q.PublishResult(ctx, "k", "k-0-0", []byte("first")); err != nil || dup {
+	if dup, err := q.PublishResult(ctx, "k", 0, "k-0-0", []byte("first")); err != nil || dup {
 		t.Fatalf("first result: dup %v, %v", dup, err)
 	}
-	if dup, err := q.PublishResult(ctx, "k", "k-0-0", []byte("late")); err != nil || !dup {
+	if dup, err := q.PublishResult(ctx, "k", 0, "k-0-0", []byte("late")); err != nil || !dup {
 		t.Fatalf("late result: dup %v, %v; want a duplicate", dup, err)
 	}
 	ib, err := q.Listen(ctx, "k")
@@ -221,7 +227,7 @@ func TestExhaustedJob(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer other.Close()
-	if err := q.PublishJob(ctx, "mine", "mine-7-0", []byte(`job seven`)); err != nil {
+	if _, err := q.PublishJob(ctx, "mine", "mine-7-0", []byte(`job seven`)); err != nil {
 		t.Fatal(err)
 	}
 	// A worker that takes the job and goes silent, twice; then keeps asking.
@@ -252,20 +258,21 @@ func TestExhaustedJob(t *testing.T) {
 	}
 }
 
-// TestListeningServerWantsItsToken: a server on an address talks TLS only, with a certificate
-// of its own, and lets in only clients that trust that certificate and give its token (the URL
-// it prints carries it); a restart keeps both, so workers need nothing new.
-func TestListeningServerWantsItsToken(t *testing.T) {
+// TestListeningServerWantsAWorkerCredential: a server on an address talks TLS only, with a
+// certificate of its own, and lets in only clients that trust that certificate and sign with
+// a registered worker's key (its URL carries no secret); a restart keeps both, so workers
+// need nothing new; a revoked worker is cut off and cannot come back.
+func TestListeningServerWantsAWorkerCredential(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	emb, err := StartEmbedded(dir, "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
-	withToken := emb.URL()
-	u, err := url.Parse(withToken)
-	if err != nil || len(u.User.Username()) < 32 || u.Scheme != "tls" {
-		t.Fatalf("URL %q: not TLS, or no token", withToken)
+	addr := emb.URL()
+	u, err := url.Parse(addr)
+	if err != nil || u.User != nil || u.Scheme != "tls" {
+		t.Fatalf("URL %q: not TLS, or it carries a secret", addr)
 	}
 	ca := emb.CAFile()
 	if ca == "" {
@@ -286,24 +293,48 @@ func TestListeningServerWantsItsToken(t *testing.T) {
 	if !strings.Contains(info, `"tls_required":true`) {
 		t.Fatalf("the server's greeting does not require TLS: %q", info)
 	}
-	refused := map[string][]nats.Option{
-		"over TLS without trusting it":   {nats.Secure()},
-		"trusting it, without the token": {nats.RootCAs(ca)},
+	secret, err := emb.Registry().Add("w1")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for how, opts := range refused {
-		if nc, err := nats.Connect("nats://"+u.Host, opts...); err == nil {
+	if err := emb.Reload(); err != nil { // or wait up to a second for it to see the change
+		t.Fatal(err)
+	}
+	stranger, err := OpenRegistry(t.TempDir()).Add("w1") // a well-formed key nobody registered
+	if err != nil {
+		t.Fatal(err)
+	}
+	refused := map[string]Client{
+		"trusting it, without a credential":     {URL: addr, CA: ca},
+		"trusting it, with an unknown key":      {URL: addr, CA: ca, Secret: stranger},
+		"with a credential, over TLS it doubts": {URL: addr, Secret: secret},
+	}
+	for how, c := range refused {
+		opts := []nats.Option{nats.Timeout(5 * time.Second)}
+		if c.CA != "" {
+			opts = append(opts, nats.RootCAs(c.CA))
+		}
+		if c.Secret != nil {
+			s, _ := ParseSecret(c.Secret)
+			wo, _ := workerOptions(s)
+			opts = append(opts, wo...)
+		}
+		if nc, err := nats.Connect(c.URL, opts...); err == nil {
 			nc.Close()
 			t.Fatalf("a client %s got in", how)
 		} else {
 			t.Logf("a client %s: %v", how, err)
 		}
 	}
-	nc, err := nats.Connect(withToken, nats.RootCAs(ca))
+	nc, err := Dial(Client{URL: addr, Name: "w1", CA: ca, Secret: secret})
 	if err != nil {
-		t.Fatalf("with the certificate and the token: %v", err)
+		t.Fatalf("with the certificate and the credential: %v", err)
 	}
-	if !nc.TLSRequired() {
-		t.Fatal("the connection is not TLS")
+	for i := 0; !nc.IsConnected() && i < 200; i++ {
+		time.Sleep(50 * time.Millisecond)
+	}
+	if _, err := nc.RTT(); err != nil || !nc.TLSRequired() {
+		t.Fatalf("the worker's connection: %v, TLS %v", err, nc.TLSRequired())
 	}
 	nc.Close()
 	emb.Shutdown()
@@ -312,20 +343,48 @@ func TestListeningServerWantsItsToken(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer again.Shutdown()
-	if again.URL() != withToken {
-		t.Fatalf("after a restart the URL is %q, was %q", again.URL(), withToken)
+	if again.URL() != addr || ServerURL(dir) != addr {
+		t.Fatalf("after a restart the URL is %q (file %q), was %q", again.URL(), ServerURL(dir), addr)
 	}
 	if now, _ := os.ReadFile(again.CAFile()); string(now) != string(cert) {
 		t.Fatal("after a restart the certificate is another")
 	}
-	nc, err = Dial(Client{URL: withToken, Name: "test", CA: ca})
+	closed := make(chan struct{})
+	nc, err = nats.Connect(addr, nats.RootCAs(ca), nats.Nkey(mustKey(t, secret)), nats.NoReconnect(), nats.ClosedHandler(func(*nats.Conn) { close(closed) }))
+	if err != nil {
+		t.Fatalf("the worker after the restart: %v", err)
+	}
+	defer nc.Close()
+	// Revoked by another process's command: the server re-reads its list and cuts it off.
+	if err := OpenRegistry(dir).Revoke("w1"); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-closed:
+	case <-time.After(20 * time.Second):
+		t.Fatal("the revoked worker is still connected")
+	}
+	if nc, err := nats.Connect(addr, nats.RootCAs(ca), nats.Nkey(mustKey(t, secret))); err == nil {
+		nc.Close()
+		t.Fatal("the revoked worker connected again")
+	} else if !strings.Contains(err.Error(), "Authorization") {
+		t.Fatalf("the revoked worker: %v", err)
+	}
+}
+
+// mustKey is a credential's public key and signer.
+func mustKey(t *testing.T, secret []byte) (string, nats.SignatureHandler) {
+	t.Helper()
+	s, err := ParseSecret(secret)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer nc.Close()
-	if _, err := nc.RTT(); err != nil {
-		t.Fatalf("a worker's Dial after the restart: %v", err)
+	kp, err := nkeys.FromSeed([]byte(s.Seed))
+	if err != nil {
+		t.Fatal(err)
 	}
+	pub, _ := kp.PublicKey()
+	return pub, kp.Sign
 }
 
 // TestListeningServerWithGivenCertificate: --nats-tls-cert/--nats-tls-key replace the
@@ -349,7 +408,14 @@ func TestListeningServerWithGivenCertificate(t *testing.T) {
 	if emb.CAFile() != "" {
 		t.Fatalf("a given certificate, yet CAFile is %q", emb.CAFile())
 	}
-	nc, err := nats.Connect(emb.URL(), nats.RootCAs(cert))
+	secret, err := emb.Registry().Add("w1")
+	if err == nil {
+		err = emb.Reload()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	nc, err := nats.Connect(emb.URL(), nats.RootCAs(cert), nats.Nkey(mustKey(t, secret)))
 	if err != nil {
 		t.Fatalf("trusting the given certificate: %v", err)
 	}

@@ -15,7 +15,7 @@ func TestRetryAfterHoldsTheJob(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
 	for _, id := range []string{"held", "soon"} {
-		if err := q.PublishJob(ctx, "k", id, []byte(id)); err != nil {
+		if _, err := q.PublishJob(ctx, "k", id, []byte(id)); err != nil {
 			t.Fatal(err)
 		}
 	}

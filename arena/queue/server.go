@@ -1,8 +1,6 @@
 package queue
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"net"
 	"net/url"
@@ -15,6 +13,7 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 	"github.com/nats-io/nats.go"
+	"github.com/nats-io/nkeys"
 )
 
 // MaxPayload is the largest message the embedded server takes: a result carries its replay
@@ -23,15 +22,27 @@ const MaxPayload = 8 << 20
 
 // Embedded is a nats-server with JetStream running inside this process.
 type Embedded struct {
-	ns    *server.Server
-	token string
-	ca    string
+	ns   *server.Server
+	ca   string
+	dir  string
+	base *server.Options
+	// coord is the coordinator's own key (made at each start, kept nowhere): the one user
+	// without limits, reached in-process only.
+	coord nkeys.KeyPair
+	reg   *Registry
+	mu    sync.Mutex // one reload at a time
+	seen  string     // the registry file's state at the last reload
+	stop  chan struct{}
+	once  sync.Once
 }
 
 // StartEmbedded starts a server keeping JetStream's files in dir. listen is "" for no
 // listening port (the coordinator's own process reaches it in-process), or host:port (port 0
-// picks a free one) for workers elsewhere: then clients need its token and talk TLS only,
-// with a self-signed certificate made once in dir (CAFile) unless WithTLS gives one.
+// picks a free one) for workers elsewhere: then clients talk TLS only, with a self-signed
+// certificate made once in dir (CAFile) unless WithTLS gives one. Every client has a user
+// nkey: the coordinator's own (Connect), or a worker's from the registry in dir, allowed
+// only what a worker does (WorkerPermissions); the server re-reads the registry when it
+// changes, so a revoked or quarantined worker is cut off within a second.
 func StartEmbedded(dir, listen string, options ...Option) (*Embedded, error) {
 	var o embeddedOptions
 	for _, opt := range options {
@@ -46,15 +57,8 @@ func StartEmbedded(dir, listen string, options ...Option) (*Embedded, error) {
 		NoSigs:     true,
 		NoLog:      true,
 	}
-	var token, ca string
+	var ca string
 	if listen != "" {
-		// A listening server holds every submission's files and takes results: only clients
-		// with its token (kept beside its files, so a restart keeps it) get in.
-		var err error
-		if token, err = loadToken(dir); err != nil {
-			return nil, err
-		}
-		opts.Authorization = token
 		host, port, err := net.SplitHostPort(listen)
 		if err != nil {
 			return nil, fmt.Errorf("--nats-listen %q: %v: give host:port, e.g. 127.0.0.1:4222 or 0.0.0.0:0", listen, err)
@@ -67,11 +71,24 @@ func StartEmbedded(dir, listen string, options ...Option) (*Embedded, error) {
 			p = server.RANDOM_PORT
 		}
 		opts.Host, opts.Port = host, p
-		// The token crosses the network: never in clear.
+		// Bot files and results cross the network: never in clear.
 		if opts.TLSConfig, ca, err = serverTLS(dir, host, o); err != nil {
 			return nil, err
 		}
 		opts.TLSTimeout = 5
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, err
+	}
+	// An older arena's token file was a master key: nothing reads it any more.
+	_ = os.Remove(filepath.Join(dir, "token"))
+	coord, err := nkeys.CreateUser()
+	if err != nil {
+		return nil, err
+	}
+	e := &Embedded{ca: ca, dir: dir, base: opts, coord: coord, reg: OpenRegistry(dir), stop: make(chan struct{})}
+	if opts.Nkeys, err = e.users(); err != nil {
+		return nil, err
 	}
 	ns, err := server.NewServer(opts)
 	if err != nil {
@@ -82,14 +99,95 @@ func StartEmbedded(dir, listen string, options ...Option) (*Embedded, error) {
 		ns.Shutdown()
 		return nil, fmt.Errorf("embedded NATS server (files in %s) did not start within 30s; is another arena using that folder or address (%s)?", dir, listen)
 	}
-	return &Embedded{ns: ns, token: token, ca: ca}, nil
+	e.ns = ns
+	if u := e.URL(); u != "" {
+		_ = writeAtomic(filepath.Join(dir, "url"), []byte(u+"\n"), 0o644)
+	}
+	go e.watch()
+	return e, nil
+}
+
+// users is the server's user list: the coordinator and every enabled worker.
+func (e *Embedded) users() ([]*server.NkeyUser, error) {
+	pub, _ := e.coord.PublicKey()
+	us := []*server.NkeyUser{{Nkey: pub}}
+	e.seen = e.registryState()
+	cs, err := e.reg.List()
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cs {
+		if c.Disabled == "" {
+			us = append(us, &server.NkeyUser{Nkey: c.Key, Permissions: WorkerPermissions(c.Name)})
+		}
+	}
+	return us, nil
+}
+
+// registryState changes whenever the registry file is written (it is replaced by a rename).
+func (e *Embedded) registryState() string {
+	st, err := os.Stat(e.reg.path())
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%d/%d/%v", st.Size(), st.ModTime().UnixNano(), st.Sys())
+}
+
+// Reload makes the server's users those of the registry now: a client whose key is no
+// longer there (revoked, quarantined) is disconnected.
+func (e *Embedded) Reload() error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	opts := e.base.Clone()
+	var err error
+	if opts.Nkeys, err = e.users(); err != nil {
+		return err
+	}
+	if err := e.ns.ReloadOptions(opts); err != nil {
+		return fmt.Errorf("reloading the NATS server's workers: %w", err)
+	}
+	return nil
+}
+
+// Quarantine disables a worker's credential (saying why) and cuts it off at once; the
+// organiser lets it in again with arena worker enable.
+func (e *Embedded) Quarantine(name, why string) error {
+	if name == LocalWorker {
+		return nil
+	}
+	if err := e.reg.Disable(name, why); err != nil {
+		return err
+	}
+	return e.Reload()
+}
+
+// Registry is the list of workers this server lets in.
+func (e *Embedded) Registry() *Registry { return e.reg }
+
+// watch reloads the users whenever the registry file changes (arena worker add, revoke).
+func (e *Embedded) watch() {
+	t := time.NewTicker(500 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-e.stop:
+			return
+		case <-t.C:
+		}
+		e.mu.Lock()
+		changed := e.registryState() != e.seen
+		e.mu.Unlock()
+		if changed {
+			_ = e.Reload()
+		}
+	}
 }
 
 // CAFile is the certificate a worker trusts the listening server by (--nats-ca): the
 // self-signed one; "" when the server does not listen or WithTLS gave its certificate.
 func (e *Embedded) CAFile() string { return e.ca }
 
-// URL is where workers connect, token included ("" when the server does not listen).
+// URL is where workers connect ("" when the server does not listen); it holds no secret.
 func (e *Embedded) URL() string {
 	addr, ok := e.ns.Addr().(*net.TCPAddr)
 	if !ok {
@@ -99,37 +197,40 @@ func (e *Embedded) URL() string {
 	if addr.IP.IsUnspecified() {
 		host, _ = os.Hostname() // listening everywhere: name this machine
 	}
-	u := url.URL{Scheme: "tls", User: url.User(e.token), Host: net.JoinHostPort(host, strconv.Itoa(addr.Port))}
+	u := url.URL{Scheme: "tls", Host: net.JoinHostPort(host, strconv.Itoa(addr.Port))}
 	return u.String()
 }
 
-// Connect opens a connection in-process (no socket).
-func (e *Embedded) Connect(name string) (*nats.Conn, error) {
-	return nats.Connect("", nats.InProcessServer(e.ns), nats.Name(name), nats.MaxReconnects(-1), nats.Token(e.token))
+// ServerURL is the URL the embedded server with its files in dir wrote at its last start
+// ("" if it never listened).
+func ServerURL(dir string) string {
+	b, _ := os.ReadFile(filepath.Join(dir, "url"))
+	return strings.TrimSpace(string(b))
 }
 
-// loadToken reads the server's token from dir, making one the first time.
-func loadToken(dir string) (string, error) {
-	p := filepath.Join(dir, "token")
-	if b, err := os.ReadFile(p); err == nil && len(b) >= 32 {
-		return string(b), nil
+// Connect opens the coordinator's connection in-process (no socket), with every right.
+func (e *Embedded) Connect(name string) (*nats.Conn, error) {
+	pub, _ := e.coord.PublicKey()
+	return nats.Connect("", nats.InProcessServer(e.ns), nats.Name(name), nats.MaxReconnects(-1), nats.Nkey(pub, e.coord.Sign))
+}
+
+// ConnectWorker opens a connection in-process as a registered worker, with exactly the
+// rights that worker has over the network (for tests).
+func (e *Embedded) ConnectWorker(secret []byte) (*nats.Conn, error) {
+	s, err := ParseSecret(secret)
+	if err != nil {
+		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return "", err
+	opts, err := workerOptions(s)
+	if err != nil {
+		return nil, err
 	}
-	var raw [24]byte
-	if _, err := rand.Read(raw[:]); err != nil {
-		return "", err
-	}
-	tok := hex.EncodeToString(raw[:])
-	if err := os.WriteFile(p, []byte(tok), 0o600); err != nil {
-		return "", fmt.Errorf("NATS token in %s: %w", dir, err)
-	}
-	return tok, nil
+	return nats.Connect("", append(opts, nats.InProcessServer(e.ns), nats.Name("arena worker "+s.Worker))...)
 }
 
 // Shutdown stops the server and waits for it.
 func (e *Embedded) Shutdown() {
+	e.once.Do(func() { close(e.stop) })
 	e.ns.Shutdown()
 	e.ns.WaitForShutdown()
 }
@@ -138,6 +239,9 @@ func (e *Embedded) Shutdown() {
 type Client struct {
 	URL  string // comma-separated for several servers
 	Name string
+	// Secret is a worker's credentials file content (arena worker add makes it); nil for a
+	// NATS server of the operator's own, reached as its URL says.
+	Secret []byte
 	// CA is a PEM file of the certificates to trust for TLS ("": the system's roots).
 	CA string
 	// Warn is told why connecting failed, once for each new reason (nil: silent).
@@ -155,6 +259,17 @@ func Dial(c Client) (*nats.Conn, error) {
 		}
 		opts = append(opts, nats.RootCAs(c.CA))
 	}
+	if c.Secret != nil {
+		s, err := ParseSecret(c.Secret)
+		if err != nil {
+			return nil, err
+		}
+		wo, err := workerOptions(s)
+		if err != nil {
+			return nil, err
+		}
+		opts = append(opts, wo...)
+	}
 	if c.Warn != nil {
 		var mu sync.Mutex
 		last := ""
@@ -169,7 +284,7 @@ func Dial(c Client) (*nats.Conn, error) {
 	}
 	nc, err := nats.Connect(c.URL, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("--nats %s: %w (a URL looks like nats://host:4222, or tls://token@host:4222 for an arena's own server)", Redact(c.URL), err)
+		return nil, fmt.Errorf("--nats %s: %w (a URL looks like nats://host:4222, or tls://host:4222 with --credentials for an arena's own server)", Redact(c.URL), err)
 	}
 	return nc, nil
 }

@@ -27,6 +27,13 @@ type Job struct {
 	// Attempt is the match's attempt count when the job was published: a result of an older
 	// attempt is stale.
 	Attempt int `json:"attempt"`
+	// Round counts the jobs published for this attempt: another after a result was refused,
+	// an audit, a tie-break. Nonce is the secret only this job's deliveries carry (the
+	// coordinator's queue.Nonce of its ID); a result must repeat it. Avoid names the workers
+	// that already answered it: they hand it back.
+	Round int      `json:"round,omitempty"`
+	Nonce string   `json:"nonce,omitempty"`
+	Avoid []string `json:"avoid,omitempty"`
 	// Config holds the game, parameters and deadlines; its Entries are left out (Bots).
 	Config Config `json:"config"`
 	// Bots are the seated bots, in the order of Match.Players.
@@ -53,8 +60,14 @@ type JobBot struct {
 	HouseSeed uint64 `json:"house_seed,omitempty"`
 }
 
-// ID names the job's attempt: the de-duplication id of the job and of its result.
-func (j Job) ID() string { return fmt.Sprintf("%s-%d-%d", j.Key, j.Match.Idx, j.Attempt) }
+// ID names the job's attempt and round: the de-duplication id of the job and (with the
+// worker's name) of its result.
+func (j Job) ID() string {
+	if j.Round > 0 {
+		return fmt.Sprintf("%s-%d-%d-r%d", j.Key, j.Match.Idx, j.Attempt, j.Round)
+	}
+	return fmt.Sprintf("%s-%d-%d", j.Key, j.Match.Idx, j.Attempt)
+}
 
 // check refuses a job a worker must not act on: a hash that is not a hash, an entry that
 // leaves the snapshot.
@@ -90,9 +103,13 @@ type Result struct {
 	Key     string `json:"key"`
 	Idx     int    `json:"idx"`
 	Attempt int    `json:"attempt"`
-	// Worker names the machine and process; Delivered is the job's delivery count there.
+	// Worker names the machine and process (for logs: the coordinator knows the worker by
+	// the name the NATS server let it publish under); Delivered is the job's delivery count
+	// there. Job and Nonce name the delivery it answers (the job's ID and secret).
 	Worker    string `json:"worker"`
 	Delivered uint64 `json:"delivered"`
+	Job       string `json:"job"`
+	Nonce     string `json:"nonce"`
 	Summary   string `json:"summary,omitempty"`
 	// Finish is the record (its Replay travels apart, as JSON).
 	Finish store.Finish    `json:"finish"`
@@ -110,8 +127,8 @@ type Result struct {
 }
 
 // maxResultJSON bounds a result once decompressed (the message itself is bounded by the
-// stream): a replay is large but not unbounded.
-const maxResultJSON = 64 << 20
+// stream): a replay is large but not unbounded, and it is stored and viewed as it is.
+const maxResultJSON = 32 << 20
 
 func encodeResult(r Result) ([]byte, error) {
 	var b bytes.Buffer

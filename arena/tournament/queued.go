@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -61,14 +63,20 @@ func runQueued(ctx context.Context, st *store.Store, id int64, opt Options) (Sum
 	defer inbox.Close()
 	jobCfg := cfg
 	jobCfg.Entries = nil
+	trials := map[int]*Trial{}
 	// Published a batch at a time: memory stays bounded for a schedule of a million.
 	const batch = 4096
 	var out []queue.Outgoing
+	var outIdx []int
 	flush := func() error {
-		err := q.PublishJobs(ctx, key, out)
-		out = out[:0]
+		seqs, err := q.PublishJobs(ctx, key, out)
+		for i, seq := range seqs {
+			trials[outIdx[i]].Seq = seq
+		}
+		out, outIdx = out[:0], outIdx[:0]
 		return err
 	}
+	audit := q.Audit()
 	for _, m := range all {
 		if m.Status == store.StatusDone {
 			continue
@@ -79,11 +87,14 @@ func runQueued(ctx context.Context, st *store.Store, id int64, opt Options) (Sum
 		for _, b := range m.Players {
 			job.Bots = append(job.Bots, bots[b])
 		}
-		data, err := json.Marshal(job)
+		tr := NewTrial(q, job, audit > 0 && rand.Float64() < audit)
+		trials[m.Idx] = tr
+		data, err := json.Marshal(tr.Job)
 		if err != nil {
 			return sum, err
 		}
-		if out = append(out, queue.Outgoing{ID: job.ID(), Data: data}); len(out) == batch {
+		out, outIdx = append(out, queue.Outgoing{ID: tr.Job.ID(), Data: data}), append(outIdx, m.Idx)
+		if len(out) == batch {
 			if err := flush(); err != nil {
 				return sum, err
 			}
@@ -92,14 +103,16 @@ func runQueued(ctx context.Context, st *store.Store, id int64, opt Options) (Sum
 	if err := flush(); err != nil {
 		return sum, err
 	}
-	// Local workers pull from the same queue as remote ones.
+	// Local workers pull from the same queue as remote ones, and take no job that asks more
+	// than this coordinator's own limits.
 	wctx, stopWorkers := context.WithCancel(ctx)
 	var wg sync.WaitGroup
 	if opt.Jobs > 0 && len(pending) > 0 {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			_ = Work(wctx, q, WorkOptions{Jobs: min(opt.Jobs, len(pending)), Resolver: localResolver(opt.Resolver), WorkRoot: opt.WorkRoot, Name: "local", Alone: opt.Alone})
+			_ = Work(wctx, q, WorkOptions{Jobs: min(opt.Jobs, len(pending)), Resolver: localResolver(opt.Resolver), WorkRoot: opt.WorkRoot, Name: "local", Alone: opt.Alone,
+				Most: Policy{Limits: opt.Host.Limits, Deadline: max(cfg.Deadline, cfg.StartTimeout, cfg.StartDeadline, cfg.EndDeadline, DefaultDeadline)}})
 		}()
 	}
 	defer func() { stopWorkers(); wg.Wait() }()
@@ -118,82 +131,132 @@ func runQueued(ctx context.Context, st *store.Store, id int64, opt Options) (Sum
 	bg := context.WithoutCancel(ctx)
 	charged := map[int]bool{} // bots reported as charged (BotCharged), once each
 	open := len(pending)
+	// unaudited lists, per worker, the matches recorded on its word alone: if it is
+	// quarantined later, they are named for the organiser to play again (--resume cannot:
+	// they are done).
+	unaudited := map[string][]string{}
+	// apply carries out what a trial asks for; it returns a store error, which ends the run.
+	apply := func(m *store.Match, tr *Trial, s Step) error {
+		if s.Note != "" {
+			emit(MatchNote, *m, "discarded "+s.Note, nil)
+		}
+		for w, why := range s.Quarantine {
+			if err := q.Quarantine(w, why); err != nil {
+				emit(MatchNote, *m, fmt.Sprintf("worker %s could not be quarantined: %v", w, err), nil)
+			}
+			msg := fmt.Sprintf("worker %s quarantined (its credential disabled): %s", w, why)
+			if ms := unaudited[w]; len(ms) > 0 {
+				msg += fmt.Sprintf("; matches recorded on its word alone, to play again: %s", strings.Join(ms, " "))
+			}
+			emit(MatchNote, *m, msg, nil)
+		}
+		switch {
+		case s.Fail != "":
+			if err := st.FailMatch(bg, id, m.Idx, s.Fail); err != nil {
+				return &storeError{err}
+			}
+			delete(pending, m.Idx)
+			delete(trials, m.Idx)
+			open--
+			emit(MatchFailed, *m, "", errors.New(s.Fail))
+		case s.Again:
+			tr.Next(ctx, q)
+			data, err := json.Marshal(tr.Job)
+			if err == nil {
+				tr.Seq, err = q.PublishJob(ctx, key, tr.Job.ID(), data)
+			}
+			if err != nil && ctx.Err() == nil {
+				emit(MatchNote, *m, fmt.Sprintf("publishing job %s again: %v (tried again later)", tr.Job.ID(), err), nil)
+			}
+		case s.Record != nil:
+			r := s.Record.Result
+			if r.Job != tr.Job.ID() {
+				_ = q.DropJob(bg, tr.Seq) // an earlier round's result settled it
+			}
+			switch {
+			case r.Infra != "" || r.Error != "":
+				msg := r.Error
+				if r.Infra != "" {
+					msg = "infrastructure failure, charged to no bot: " + r.Infra
+				}
+				if err := st.FailMatch(bg, id, m.Idx, msg); err != nil {
+					return &storeError{err}
+				}
+				emit(MatchFailed, *m, "", errors.New(msg))
+			default:
+				fin := r.Finish
+				fin.Replay = r.Replay
+				err := st.FinishMatch(bg, id, m.Idx, fin)
+				if errors.Is(err, store.ErrAlreadyDone) {
+					emit(MatchNote, *m, "discarded a second result (already done)", nil)
+					break
+				}
+				if err != nil {
+					return &storeError{err}
+				}
+				if !s.Record.Audited {
+					unaudited[s.Record.Worker] = append(unaudited[s.Record.Worker], m.MatchID)
+				}
+				emit(MatchDone, *m, s.Record.Match.Outcome.Summary, nil) // the verified summary, not the worker's words
+				for seat, why := range r.Broken {
+					if b := m.Players[seat]; why != "" && !charged[b] && opt.OnEvent != nil {
+						charged[b] = true
+						opt.OnEvent(Event{Kind: BotCharged, Bot: cfg.Entries[b].Name, Summary: why, Total: sum.Total, Done: sum.Done, Failed: sum.Failed, Resumed: resumed})
+					}
+				}
+			}
+			delete(pending, m.Idx)
+			delete(trials, m.Idx)
+			open--
+		}
+		return nil
+	}
+	sweep := time.NewTicker(q.AckWait)
+	defer sweep.Stop()
 	for open > 0 && ctx.Err() == nil {
 		var in queue.Incoming
 		select {
 		case in = <-inbox.C:
+		case <-sweep.C:
+			// A job a worker took off the queue without a result is published again; cheap
+			// when every open match still has its job queued.
+			if n, err := q.Pending(ctx); err != nil || n >= uint64(open) {
+				continue
+			}
+			for idx, tr := range trials {
+				if err := apply(pending[idx], tr, tr.Lost(ctx, q, q.AckWait)); err != nil {
+					return sum, err
+				}
+			}
+			continue
 		case <-ctx.Done():
 			continue
 		}
 		if in.Result == nil {
-			if m, ok := exhaustedMatch(in, key, pending); ok {
-				msg := fmt.Sprintf("infrastructure failure, charged to no bot: the job was handed out %d times without a result (workers killed, stopped or cut off); retry with --resume %s", in.Deliveries, t.Name)
-				if err := st.FailMatch(bg, id, m.Idx, msg); err != nil {
-					return sum, &storeError{err}
+			if m, ok := exhaustedMatch(in, trials, pending); ok {
+				s := trials[m.Idx].Exhausted(in.Deliveries)
+				if s.Fail != "" {
+					s.Fail += "; retry with --resume " + t.Name
 				}
-				delete(pending, m.Idx)
-				open--
-				emit(MatchFailed, *m, "", errors.New(msg))
+				if err := apply(m, trials[m.Idx], s); err != nil {
+					return sum, err
+				}
 			}
 			_ = q.DropJob(bg, in.JobSeq)
 			_ = in.Ack()
 			continue
 		}
-		r, err := DecodeResult(in.Result)
-		m := pending[r.Idx]
-		var why string
-		switch {
-		case err != nil:
-			why = err.Error()
-		case r.Key != key:
-			why = "a result for another tournament"
-		case m == nil:
-			why = fmt.Sprintf("a late result for match %d, already recorded", r.Idx)
-		case r.Attempt != m.Attempts:
-			why = fmt.Sprintf("a result of attempt %d of match %s, now at attempt %d", r.Attempt, m.MatchID, m.Attempts)
-		default:
-			if verr := r.ValidFor(*m); verr != nil {
-				why = fmt.Sprintf("an invalid result for match %s from %s: %v", m.MatchID, r.Worker, verr)
-			}
-		}
-		if why != "" {
-			emit(MatchNote, store.Match{Idx: r.Idx}, "discarded "+why, nil)
+		m, tr := pending[in.Idx], trials[in.Idx]
+		if m == nil || tr == nil {
+			emit(MatchNote, store.Match{Idx: in.Idx}, fmt.Sprintf("discarded a result from %s for match %d, which is not waiting for one", in.Worker, in.Idx), nil)
 			_ = in.Ack()
 			continue
 		}
-		switch {
-		case r.Infra != "" || r.Error != "":
-			msg := r.Error
-			if r.Infra != "" {
-				msg = "infrastructure failure, charged to no bot: " + r.Infra
-			}
-			if err := st.FailMatch(bg, id, m.Idx, msg); err != nil {
-				return sum, &storeError{err}
-			}
-			emit(MatchFailed, *m, "", errors.New(msg))
-		default:
-			fin := r.Finish
-			fin.Replay = r.Replay
-			err := st.FinishMatch(bg, id, m.Idx, fin)
-			if errors.Is(err, store.ErrAlreadyDone) {
-				emit(MatchNote, *m, "discarded a second result (already done)", nil)
-				break
-			}
-			if err != nil {
-				return sum, &storeError{err}
-			}
-			emit(MatchDone, *m, r.Summary, nil)
-			for s, why := range r.Broken {
-				if b := m.Players[s]; why != "" && !charged[b] && opt.OnEvent != nil {
-					charged[b] = true
-					opt.OnEvent(Event{Kind: BotCharged, Bot: cfg.Entries[b].Name, Summary: why, Total: sum.Total, Done: sum.Done, Failed: sum.Failed, Resumed: resumed})
-				}
-			}
-		}
-		delete(pending, m.Idx)
-		open--
 		// Acked only once committed: a coordinator killed in between gets it again, and
 		// then finds the match done.
+		if err := apply(m, tr, tr.Take(q, in)); err != nil {
+			return sum, err
+		}
 		_ = in.Ack()
 	}
 	sum.Elapsed = time.Since(start)
@@ -210,14 +273,14 @@ func runQueued(ctx context.Context, st *store.Store, id int64, opt Options) (Sum
 	}
 }
 
-// exhaustedMatch finds the pending match of an exhausted job of this tournament and attempt.
-func exhaustedMatch(in queue.Incoming, key string, pending map[int]*store.Match) (*store.Match, bool) {
+// exhaustedMatch finds the pending match of an exhausted job: the job out now for it.
+func exhaustedMatch(in queue.Incoming, trials map[int]*Trial, pending map[int]*store.Match) (*store.Match, bool) {
 	var job Job
-	if json.Unmarshal(in.Job, &job) != nil || job.Key != key {
+	if json.Unmarshal(in.Job, &job) != nil {
 		return nil, false
 	}
-	m := pending[job.Match.Idx]
-	if m == nil || m.Attempts != job.Attempt {
+	tr, m := trials[job.Match.Idx], pending[job.Match.Idx]
+	if tr == nil || m == nil || tr.Job.ID() != job.ID() {
 		return nil, false
 	}
 	return m, true

@@ -511,18 +511,8 @@ func play(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Command, 
 	if err != nil {
 		return played{}, err
 	}
-	fin := store.Finish{Result: result, Replay: rp, Duration: res.Duration}
-	for _, f := range res.Outcome.Faults {
-		bot := -1
-		if f.Seat >= 0 && f.Seat < len(res.Seats) {
-			bot = m.Players[res.Seats[f.Seat].Player]
-		}
-		fin.Faults = append(fin.Faults, store.Fault{MatchIdx: m.Idx, BotIdx: bot, Seat: f.Seat, Where: f.Where,
-			Kind: f.Kind.String(), Detail: f.Detail, Penalty: f.Penalty})
-	}
-	for s, stt := range res.Stats {
-		fin.Timings = append(fin.Timings, store.Timing{Seat: s, BotIdx: m.Players[res.Seats[s].Player], Moves: stt.Moves, Total: stt.Total, Max: stt.Max})
-	}
+	// The same derivation Verify checks a worker's result against.
+	fin := store.Finish{Result: result, Replay: rp, Duration: res.Duration, Faults: faults(m, res), Timings: timings(m, res)}
 	out.fin = fin
 	return out, nil
 }

@@ -197,8 +197,9 @@ func TestWorkerDeclinesThenCharged(t *testing.T) {
 	db := filepath.Join(dir, "q.db")
 	coord := startArena(t, "coordinator", append([]string{"tournament", "dynamite", "--store", db, "--name", "t", "--seed", "5",
 		"--target", "30", "--rounds", "100", "--plain", "--nats-listen", "127.0.0.1:0", "--jobs", "0", "--max-deliver", "3"}, bots...)...)
-	m := coord.WaitFor(reURL, 1, 0, 60*time.Second)
-	cmd := exec.Command(arenaBin, "worker", "--nats", m[1], "--nats-ca", m[2], "--jobs", "2", "--retry-delay", "100ms")
+	coord.WaitFor(reURL, 1, 0, 60*time.Second)
+	m := addWorker(t, dir, db, "w1")
+	cmd := exec.Command(arenaBin, "worker", "--nats", m[1], "--nats-ca", m[2], "--credentials", m[3], "--jobs", "2", "--retry-delay", "100ms")
 	cmd.Dir, cmd.Env = root, envWithout(t, "rustc", "cargo")
 	worker := testenv.Start(t, "worker", cmd)
 	select {
@@ -245,6 +246,18 @@ func TestWorkerDeclinesThenCharged(t *testing.T) {
 	}
 }
 
+// addWorker gives a worker its credential on the coordinator's store, as an organiser does
+// (arena worker add), and returns the command's URL, certificate and credential file.
+func addWorker(t *testing.T, dir, db, name string) []string {
+	t.Helper()
+	out, err := exec.Command(arenaBin, "worker", "add", name, "--store", db, "--out", filepath.Join(dir, name+".creds")).CombinedOutput()
+	m := reCommand.FindStringSubmatch(string(out))
+	if err != nil || m == nil {
+		t.Fatalf("arena worker add %s: %v\n%s", name, err, out)
+	}
+	return m
+}
+
 // TestWorkerWithoutPythonDeclines: of two workers, one has no Python with the arena SDK. It
 // says so at its start and declines the jobs with the Python bot; the other plays them:
 // every match is recorded and nobody is charged for a machine's lack.
@@ -260,14 +273,15 @@ func TestWorkerWithoutPythonDeclines(t *testing.T) {
 	db := filepath.Join(dir, "q.db")
 	coord := startArena(t, "coordinator", append([]string{"tournament", "dynamite", "--store", db, "--name", "t", "--seed", "5",
 		"--target", "30", "--rounds", "100", "--plain", "--nats-listen", "127.0.0.1:0", "--jobs", "0"}, bots...)...)
-	m := coord.WaitFor(reURL, 1, 0, 60*time.Second)
+	coord.WaitFor(reURL, 1, 0, 60*time.Second)
+	m, m2 := addWorker(t, dir, db, "lacking"), addWorker(t, dir, db, "able")
 	// The worker without the SDK first, alone until it declined a job: the other one then
 	// takes what it hands back (its delays leave the other 2 + 4 + 8 s to start).
-	lacking := exec.Command(arenaBin, "worker", "--nats", m[1], "--nats-ca", m[2], "--jobs", "1", "--retry-delay", "2s")
+	lacking := exec.Command(arenaBin, "worker", "--nats", m[1], "--nats-ca", m[2], "--credentials", m[3], "--jobs", "1", "--retry-delay", "2s")
 	lacking.Dir, lacking.Env = root, append(os.Environ(), "ARENA_PYTHON="+filepath.Join(bare, "bin", "python"))
 	a := testenv.Start(t, "worker without the SDK", lacking)
 	a.WaitFor(reDeclined, 1, 0, 5*time.Minute)
-	b := startArena(t, "worker with the SDK", "worker", "--nats", m[1], "--nats-ca", m[2], "--jobs", "2")
+	b := startArena(t, "worker with the SDK", "worker", "--nats", m2[1], "--nats-ca", m2[2], "--credentials", m2[3], "--jobs", "2")
 	select {
 	case <-coord.Done:
 	case <-time.After(10 * time.Minute):

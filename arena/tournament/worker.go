@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -35,6 +36,9 @@ type WorkOptions struct {
 	Name string
 	// Strict refuses to start a bot when a sandbox layer is missing, whatever the job says.
 	Strict bool
+	// Most is the most a job may ask of this machine (its sandbox limits and time per move):
+	// a job asking more is refused, not played (see Policy).
+	Most Policy
 	// Log receives one line per job event, and the languages this machine builds at the
 	// start; nil: silent.
 	Log func(string)
@@ -170,6 +174,11 @@ func (w *worker) handle(ctx context.Context, d *queue.Delivery, pl *pool) {
 		_ = d.Done(ctx) // nothing to play and nobody to tell
 		return
 	}
+	if slices.Contains(job.Avoid, w.q.Worker()) {
+		// Another worker's turn: this one already answered the job (an audit, a retry).
+		_ = d.RetryAfter(time.Second)
+		return
+	}
 	w.opt.Log(fmt.Sprintf("job %s started: %s (delivery %d)", job.ID(), job.Match.MatchID, d.Delivered))
 	ls := &lease{last: time.Now(), wait: w.q.AckWait}
 	done := make(chan struct{})
@@ -223,7 +232,7 @@ func (w *worker) handle(ctx context.Context, d *queue.Delivery, pl *pool) {
 			return // stopped: the job goes to another worker after the ack wait
 		}
 		pctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.q.AckWait/2)
-		dup, err := w.q.PublishResult(pctx, job.Key, job.ID(), data)
+		dup, err := w.q.PublishResult(pctx, job.Key, job.Match.Idx, job.ID(), data)
 		cancel()
 		if err == nil {
 			if dup {
@@ -253,9 +262,14 @@ func (w *worker) handle(ctx context.Context, d *queue.Delivery, pl *pool) {
 // with the reason, and a failure of the arena's own is sent back as an infrastructure failure
 // naming its cause, so the coordinator records why.
 func (w *worker) play(ctx context.Context, job Job, d *queue.Delivery, pl *pool) (res Result, retry error) {
-	res = Result{Key: job.Key, Idx: job.Match.Idx, Attempt: job.Attempt, Worker: w.opt.Name, Delivered: d.Delivered}
+	res = Result{Key: job.Key, Idx: job.Match.Idx, Attempt: job.Attempt, Worker: w.opt.Name, Delivered: d.Delivered,
+		Job: job.ID(), Nonce: job.Nonce}
 	last := w.q.MaxDeliver > 0 && d.Delivered >= uint64(w.q.MaxDeliver)
 	if err := job.check(); err != nil {
+		res.Infra = "job refused: " + err.Error()
+		return res, nil
+	}
+	if err := w.opt.Most.allows(job); err != nil {
 		res.Infra = "job refused: " + err.Error()
 		return res, nil
 	}

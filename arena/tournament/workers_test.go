@@ -26,7 +26,8 @@ func startArena(t *testing.T, name string, args ...string) *testenv.Proc {
 }
 
 var (
-	reURL     = regexp.MustCompile(`NATS listening on (tls://\S+);.* --nats-ca (\S+)`)
+	reURL     = regexp.MustCompile(`NATS listening on (tls://\S+) `)
+	reCommand = regexp.MustCompile(`arena worker --nats (\S+) --nats-ca (\S+) --credentials (\S+)`)
 	reStarted = regexp.MustCompile(`job (\S+) started`)
 	reDone    = regexp.MustCompile(`^\[done (\d+)/(\d+)`)
 )
@@ -56,11 +57,20 @@ func TestWorkersKilledStoppedCoordinatorRestarted(t *testing.T) {
 	db := filepath.Join(dir, "q.db")
 	queueFlags := []string{"--jobs", "0", "--ack-wait", "1s", "--max-deliver", "50"}
 	coord := startArena(t, "coordinator", append(append(append([]string{"tournament", "dynamite", "--store", db, "--name", "t", "--nats-listen", "127.0.0.1:0"}, queueFlags...), common...), bots...)...)
-	m := coord.WaitFor(reURL, 1, 0, 30*time.Second)
-	url, ca := m[1], m[2]
+	coord.WaitFor(reURL, 1, 0, 30*time.Second)
 	var workers []*testenv.Proc
+	var url string
 	for i := range 3 {
-		workers = append(workers, startArena(t, fmt.Sprintf("worker %d", i+1), "worker", "--nats", url, "--nats-ca", ca, "--jobs", "1"))
+		// Each worker its own credential, as the organiser gives it (arena worker add).
+		name := fmt.Sprintf("w%d", i+1)
+		add := exec.Command(arenaBin, "worker", "add", name, "--store", db, "--out", filepath.Join(dir, name+".creds"))
+		out, err := add.CombinedOutput()
+		m := reCommand.FindStringSubmatch(string(out))
+		if err != nil || m == nil {
+			t.Fatalf("arena worker add %s: %v\n%s", name, err, out)
+		}
+		url = m[1]
+		workers = append(workers, startArena(t, fmt.Sprintf("worker %d", i+1), "worker", "--nats", m[1], "--nats-ca", m[2], "--credentials", m[3], "--jobs", "1"))
 	}
 
 	// Worker 1: killed in the middle of its second match (its first one includes its builds).
@@ -80,8 +90,8 @@ func TestWorkersKilledStoppedCoordinatorRestarted(t *testing.T) {
 		t.Fatalf("the coordinator was not killed mid-tournament (%v):\n%s", last, coord.Output())
 	}
 	u, err := neturl.Parse(url)
-	if err != nil || u.User.Username() == "" {
-		t.Fatalf("NATS URL %q has no token (%v)", url, err)
+	if err != nil || u.User != nil {
+		t.Fatalf("NATS URL %q: %v, or it carries a secret", url, err)
 	}
 	addr := u.Host
 	again := startArena(t, "restarted coordinator", append(append([]string{"tournament", "--resume", "t", "--store", db, "--nats-listen", addr}, queueFlags...), "--plain")...)
