@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// TestMigratesAccountsV4 takes a store back to schema version 4 (accounts without name keys or
+// TestMigratesAccountsV4 takes a store back to schema version 4 (no schema 6 columns either; accounts without name keys or
 // token expiry, holding two look-alike names and a token), opens it, and checks the migration:
 // the old token now expires in 90 days, both old names stay, and a new look-alike is refused.
 func TestMigratesAccountsV4(t *testing.T) {
@@ -31,6 +31,7 @@ func TestMigratesAccountsV4(t *testing.T) {
 		"ALTER TABLE users DROP COLUMN name_key", "ALTER TABLE web_bots DROP COLUMN name_key",
 		"ALTER TABLE api_tokens DROP COLUMN expires", "ALTER TABLE api_tokens DROP COLUMN last_used",
 		"ALTER TABLE sessions DROP COLUMN created",
+		"ALTER TABLE versions DROP COLUMN bytes", "ALTER TABLE versions DROP COLUMN collected", // schema 6 (quota.go)
 		"INSERT INTO users(name, pw_hash, role, created) VALUES('bob1', 'h', 'organiser', '2026-01-01T00:00:00Z'), ('bobl', 'h', 'author', '2026-01-02T00:00:00Z')",
 		"INSERT INTO api_tokens(user_id, token_hash, label, created) VALUES(1, 'old-token', 'script', '2026-01-01T00:00:00Z')",
 		"PRAGMA user_version = 4",
