@@ -272,16 +272,20 @@ func TestWorkerWithoutPythonDeclines(t *testing.T) {
 	bots = append(bots, filepath.Join(root, "bots/dynamite/cmd/scissors"))
 	db := filepath.Join(dir, "q.db")
 	coord := startArena(t, "coordinator", append([]string{"tournament", "dynamite", "--store", db, "--name", "t", "--seed", "5",
-		"--target", "30", "--rounds", "100", "--plain", "--nats-listen", "127.0.0.1:0", "--jobs", "0"}, bots...)...)
+		"--target", "30", "--rounds", "100", "--plain", "--nats-listen", "127.0.0.1:0", "--jobs", "0", "--max-deliver", "8"}, bots...)...)
 	coord.WaitFor(reURL, 1, 0, 60*time.Second)
 	m, m2 := addWorker(t, dir, db, "lacking"), addWorker(t, dir, db, "able")
 	// The worker without the SDK first, alone until it declined a job: the other one then
-	// takes what it hands back (its delays leave the other 2 + 4 + 8 s to start).
+	// takes what it hands back (its delays leave the other 2 + 4 + 8 s to start). Whichever
+	// worker is waiting gets a job handed back, and a decline spends a delivery: the able worker
+	// waits with 4 slots against the other's 1, and 8 deliveries leave it room, so a job the
+	// lacking worker holds to its last delivery (and charges) is a one-in-many-thousands chance,
+	// not a coin toss. (Jobs routed by language would make it none; see the README.)
 	lacking := exec.Command(arenaBin, "worker", "--nats", m[1], "--nats-ca", m[2], "--credentials", m[3], "--jobs", "1", "--retry-delay", "2s")
 	lacking.Dir, lacking.Env = root, append(os.Environ(), "ARENA_PYTHON="+filepath.Join(bare, "bin", "python"))
 	a := testenv.Start(t, "worker without the SDK", lacking)
 	a.WaitFor(reDeclined, 1, 0, 5*time.Minute)
-	b := startArena(t, "worker with the SDK", "worker", "--nats", m2[1], "--nats-ca", m2[2], "--credentials", m2[3], "--jobs", "2")
+	b := startArena(t, "worker with the SDK", "worker", "--nats", m2[1], "--nats-ca", m2[2], "--credentials", m2[3], "--jobs", "4")
 	select {
 	case <-coord.Done:
 	case <-time.After(10 * time.Minute):
