@@ -129,6 +129,9 @@ type Match struct {
 	Attempts int             `json:"attempts"`
 	Finished time.Time       `json:"finished,omitzero"`
 	Duration time.Duration   `json:"duration_ns"`
+	// Clock is the move clock the match was played with ("cpu" or "wall"; empty before
+	// schema version 7).
+	Clock string `json:"clock,omitempty"`
 }
 
 // Fault is one fault charged to a bot.
@@ -158,6 +161,8 @@ type Finish struct {
 	Timings  []Timing
 	Replay   []byte // JSON; stored gzip-compressed
 	Duration time.Duration
+	// Clock is the move clock the match was played with ("cpu" or "wall").
+	Clock string
 }
 
 // CreateTournament writes a tournament with its bots and its whole schedule in one transaction.
@@ -297,14 +302,16 @@ func (s *Store) Bots(ctx context.Context, id int64) ([]Bot, error) {
 	return out, s.wrap(rows.Err(), "reading bots")
 }
 
-const matchCols = "idx, match_id, rep, seed, players, note, status, result, error, attempts, finished, duration_ns"
+func (s *Store) matchCols() string {
+	return "idx, match_id, rep, seed, players, note, status, result, error, attempts, finished, duration_ns, " + s.clockCol("")
+}
 
 func scanMatch(r scanner) (Match, error) {
 	var m Match
 	var seed int64
 	var players string
 	var result, finished sql.NullString
-	if err := r.Scan(&m.Idx, &m.MatchID, &m.Rep, &seed, &players, &m.Note, &m.Status, &result, &m.Error, &m.Attempts, &finished, &m.Duration); err != nil {
+	if err := r.Scan(&m.Idx, &m.MatchID, &m.Rep, &seed, &players, &m.Note, &m.Status, &result, &m.Error, &m.Attempts, &finished, &m.Duration, &m.Clock); err != nil {
 		return m, err
 	}
 	m.Seed = uint64(seed)
@@ -322,7 +329,7 @@ func scanMatch(r scanner) (Match, error) {
 
 // Matches lists a tournament's matches in schedule order.
 func (s *Store) Matches(ctx context.Context, id int64) ([]Match, error) {
-	rows, err := s.db.QueryContext(ctx, "SELECT "+matchCols+" FROM matches WHERE tournament_id = ? ORDER BY idx", id)
+	rows, err := s.db.QueryContext(ctx, "SELECT "+s.matchCols()+" FROM matches WHERE tournament_id = ? ORDER BY idx", id)
 	if err != nil {
 		return nil, s.wrap(err, "reading matches")
 	}
@@ -344,7 +351,7 @@ func (s *Store) Match(ctx context.Context, id int64, ref string) (Match, error) 
 	if perr != nil {
 		idx = -1
 	}
-	row := s.db.QueryRowContext(ctx, "SELECT "+matchCols+" FROM matches WHERE tournament_id = ? AND (match_id = ? OR idx = ?) ORDER BY match_id = ? DESC LIMIT 1", id, ref, idx, ref)
+	row := s.db.QueryRowContext(ctx, "SELECT "+s.matchCols()+" FROM matches WHERE tournament_id = ? AND (match_id = ? OR idx = ?) ORDER BY match_id = ? DESC LIMIT 1", id, ref, idx, ref)
 	m, err := scanMatch(row)
 	if errors.Is(err, sql.ErrNoRows) {
 		return m, fmt.Errorf("%w: no match %q in tournament %d", ErrNotFound, ref, id)
@@ -364,9 +371,9 @@ func (s *Store) FinishMatch(ctx context.Context, id int64, idx int, f Finish) er
 		return s.wrap(err, "recording match")
 	}
 	defer tx.Rollback()
-	res, err := tx.Exec("UPDATE matches SET status = ?, result = ?, error = '', attempts = attempts + 1, finished = ?, duration_ns = ? "+
+	res, err := tx.Exec("UPDATE matches SET status = ?, result = ?, error = '', attempts = attempts + 1, finished = ?, duration_ns = ?, clock = ? "+
 		"WHERE tournament_id = ? AND idx = ? AND status != ?",
-		StatusDone, string(f.Result), time.Now().UTC().Format(time.RFC3339Nano), int64(f.Duration), id, idx, StatusDone)
+		StatusDone, string(f.Result), time.Now().UTC().Format(time.RFC3339Nano), int64(f.Duration), f.Clock, id, idx, StatusDone)
 	if err != nil {
 		return s.wrap(err, fmt.Sprintf("recording match %d", idx))
 	}

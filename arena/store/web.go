@@ -208,7 +208,10 @@ type LadderMatch struct {
 	Summary  string        `json:"summary"`
 	Error    string        `json:"error,omitempty"`
 	Duration time.Duration `json:"duration_ns"`
-	Seats    []Seat        `json:"seats"`
+	// Clock is the move clock the match was played with ("cpu" or "wall"; empty before
+	// schema version 7).
+	Clock string `json:"clock,omitempty"`
+	Seats []Seat `json:"seats"`
 }
 
 // Seat is one version's part in a ladder match.
@@ -258,6 +261,8 @@ type LadderFinish struct {
 	Seats    []Seat // Seat, Result, Score, Rank, Faults, Log, Moves, Total, Max
 	Faults   []LadderFault
 	Replay   []byte
+	// Clock is the move clock the match was played with ("cpu" or "wall").
+	Clock string
 	// Ratings maps version id to its new mu and sigma; empty for smoke matches.
 	Ratings map[int64][2]float64
 }
@@ -579,8 +584,8 @@ func (s *Store) FinishLadderMatch(ctx context.Context, id int64, f LadderFinish)
 	at := now()
 	// Only a running match finishes: a second result of one job (a redelivery, a worker
 	// that was cut off) changes nothing.
-	res, err := tx.Exec("UPDATE ladder_matches SET status = ?, finished = ?, summary = ?, duration_ns = ?, replay_gz = ? WHERE id = ? AND status = ?",
-		LadderDone, at, f.Summary, int64(f.Duration), gz, id, LadderRunning)
+	res, err := tx.Exec("UPDATE ladder_matches SET status = ?, finished = ?, summary = ?, duration_ns = ?, replay_gz = ?, clock = ? WHERE id = ? AND status = ?",
+		LadderDone, at, f.Summary, int64(f.Duration), gz, f.Clock, id, LadderRunning)
 	if err != nil {
 		return s.wrap(err, "finishing match")
 	}
@@ -663,7 +668,7 @@ type MatchFilter struct {
 
 // LadderMatches lists matches newest first, with their seats.
 func (s *Store) LadderMatches(ctx context.Context, f MatchFilter) ([]LadderMatch, error) {
-	q := "SELECT id, game, kind, status, seed, started, coalesce(finished, ''), summary, error, duration_ns FROM ladder_matches m WHERE 1=1"
+	q := "SELECT id, game, kind, status, seed, started, coalesce(finished, ''), summary, error, duration_ns, " + s.clockCol("m.") + " FROM ladder_matches m WHERE 1=1"
 	var args []any
 	if f.Game != "" {
 		q += " AND game = ?"
@@ -698,7 +703,7 @@ func (s *Store) LadderMatches(ctx context.Context, f MatchFilter) ([]LadderMatch
 		var m LadderMatch
 		var seed int64
 		var started, finished string
-		if err := rows.Scan(&m.ID, &m.Game, &m.Kind, &m.Status, &seed, &started, &finished, &m.Summary, &m.Error, &m.Duration); err != nil {
+		if err := rows.Scan(&m.ID, &m.Game, &m.Kind, &m.Status, &seed, &started, &finished, &m.Summary, &m.Error, &m.Duration, &m.Clock); err != nil {
 			rows.Close()
 			return nil, s.wrap(err, "reading matches")
 		}

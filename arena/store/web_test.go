@@ -28,6 +28,9 @@ func TestMigratesSchemaV2(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if _, err := db.Exec("ALTER TABLE matches DROP COLUMN clock"); err != nil { // schema 7 (clock.go)
+		t.Fatal(err)
+	}
 	if _, err := db.Exec("PRAGMA user_version = 2"); err != nil {
 		t.Fatal(err)
 	}
