@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"time"
@@ -9,19 +8,17 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/botarena/arena/arena/match"
-	"github.com/botarena/arena/sandbox"
+	"github.com/botarena/arena/arena/tournament"
 )
 
 // ErrNoCPUClock means --clock-mode cpu was asked for on a machine whose cgroups cannot count a
 // bot's CPU time.
-var ErrNoCPUClock = errors.New("the CPU clock is not available here")
+var ErrNoCPUClock = tournament.ErrNoCPUClock
 
-// clockChoice is how moves are timed, as the flags and the machine decide.
-type clockChoice struct {
-	Mode       match.ClockMode
-	WallFactor float64
-	Bank       time.Duration
-}
+// clockChoice is how moves are timed, as the flags and the machine decide: the same flags on
+// every command that plays matches (play, tournament, serve for the ladder, its validations
+// and organisers' tournaments), and the choice travels in each match's config or job.
+type clockChoice = tournament.Clock
 
 // clockFlags adds --clock-mode, --wall-factor and --bank. The returned function settles the mode:
 // "auto" (the default) is cpu where the sandbox's cgroups count a bot's CPU time and wall
@@ -60,12 +57,8 @@ func clockFlags(f *pflag.FlagSet) func(warn io.Writer) (clockChoice, error) {
 	}
 }
 
-// cpuClock reports whether bots' CPU time can be charged here, and why not: the one place
-// that decides it (the sandbox's cgroup cpu layer, which includes the CPU time accounting).
-func cpuClock() (bool, string) {
-	l, _ := sandbox.Probe().Layer(sandbox.LayerCPU)
-	return l.Active, l.Detail
-}
+// cpuClock reports whether bots' CPU time can be charged here, and why not.
+func cpuClock() (bool, string) { return tournament.CPUClock() }
 
 // writeClockReport says which move clock a match gets by default here.
 func writeClockReport(w io.Writer) {

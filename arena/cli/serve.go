@@ -82,6 +82,7 @@ func newServe() *cobra.Command {
 	rangeVar(f, &jobs, "jobs", max(1, runtime.NumCPU()-1), 1, 256, "ladder matches and validations in flight at once (each a job on the queue)")
 	rangeVar(f, &localJobs, "local-jobs", 0, 0, 256, "of them, how many this process plays itself (default: --jobs; 0 leaves them all to arena worker)")
 	openQueue := queueFlags(cmd, false)
+	clock := clockFlags(f)
 	f.StringVar(&secure, "secure-cookies", "auto", "mark the session cookie Secure (HTTPS only): true, false, or auto (true with --tls-cert or --trusted-proxy, or when --addr is not a loopback address)")
 	f.StringSliceVar(&organisers, "organiser", nil, "removed: a name gives no role; arena user add NAME --organiser makes an organiser")
 	_ = f.MarkHidden("organiser")
@@ -114,6 +115,10 @@ func newServe() *cobra.Command {
 		if err != nil {
 			return fmt.Errorf("%w: %v", ErrUsage, err)
 		}
+		clk, err := clock(cmd.ErrOrStderr())
+		if err != nil {
+			return err
+		}
 		if !cmd.Flags().Changed("local-jobs") {
 			localJobs = jobs
 		}
@@ -129,7 +134,7 @@ func newServe() *cobra.Command {
 			return err
 		}
 		defer closeQueue()
-		lad := &ladder.Ladder{Store: st, Queue: q, Resolver: resolver(hopt.Strict), Jobs: jobs, LocalJobs: localJobs, Host: hopt, Deadline: deadline}
+		lad := &ladder.Ladder{Store: st, Queue: q, Resolver: resolver(hopt.Strict), Jobs: jobs, LocalJobs: localJobs, Host: hopt, Deadline: deadline, Clock: clk}
 		logger := log.New(cmd.ErrOrStderr(), "arena serve: ", log.LstdFlags)
 		ctx := cmd.Context()
 		srv, err := server.New(ctx, st, lad, server.Options{DataDir: data, SecureCookies: secureCookies, MaxUpload: maxUploadMiB << 20,
@@ -157,7 +162,7 @@ func newServe() *cobra.Command {
 		if tls {
 			scheme = "https"
 		}
-		fmt.Fprintf(cmd.OutOrStdout(), "arena serve: %s://%s (store %s, %d jobs in flight, %d played here)\n", scheme, ln.Addr(), storePath, jobs, localJobs)
+		fmt.Fprintf(cmd.OutOrStdout(), "arena serve: %s://%s (store %s, %d jobs in flight, %d played here, %s clock)\n", scheme, ln.Addr(), storePath, jobs, localJobs, clk.Mode)
 		if secureCookies && !tls && len(trustedProxies) == 0 {
 			logger.Printf("session cookies are Secure (HTTPS only) but this serves plain HTTP on %s: browsers will not keep a login. "+
 				"Give --tls-cert and --tls-key, or serve behind an HTTPS proxy (--trusted-proxy ITS-ADDRESS), "+

@@ -186,7 +186,12 @@ func showMatch(cmd *cobra.Command, st *store.Store, t store.Tournament, cfg tour
 	if err := json.Unmarshal(m.Result, &res); err != nil {
 		return fmt.Errorf("match %s: stored result: %w", m.MatchID, err)
 	}
-	fmt.Fprintf(out, "finished %s after %d steps in %v\n", m.Finished.Local().Format(time.DateTime), res.Steps, res.Duration.Round(time.Millisecond))
+	// The clock recorded with the match; a store older than schema 7 has only the tournament's.
+	clock := m.Clock
+	if clock == "" {
+		clock = string(cfg.ClockMode())
+	}
+	fmt.Fprintf(out, "finished %s after %d steps in %v, on the %s clock\n", m.Finished.Local().Format(time.DateTime), res.Steps, res.Duration.Round(time.Millisecond), clock)
 	printResult(out, &res, names, nil)
 	b, err := st.Replay(ctx, t.ID, m.Idx)
 	if err != nil {

@@ -78,6 +78,9 @@ type Ladder struct {
 	Host host.Options
 	// Deadline per move (0: the runner's default, 1 s).
 	Deadline time.Duration
+	// Clock times every ladder and smoke match's moves (arena serve's clock flags; the zero
+	// value is wall time); it travels in each job, and a worker that cannot give it declines.
+	Clock tournament.Clock
 	// Games the ladder plays (default: every game with a house bot).
 	Games []string
 	// Params per game for ladder and smoke matches (default: the package's Params).
@@ -753,6 +756,7 @@ func (l *Ladder) play(ctx context.Context, g, kind string, vs []store.Version, s
 		return mid, nil, err
 	}
 	fin := finish(vs, out)
+	fin.Clock = string(tr.Job.Config.ClockMode()) // the job's, which Verify held the replay to
 	if kind == store.KindLadder {
 		skills := make([]rating.Skill, len(vs))
 		idx := make([]int, len(vs))
@@ -785,6 +789,7 @@ func (l *Ladder) job(ctx context.Context, g string, mid int64, vs []store.Versio
 		Match:  store.Match{Idx: int(mid), MatchID: fmt.Sprintf("%s-%d", g, mid), Seed: seed},
 		Config: tournament.Config{Game: g, Params: l.GameParams(g), Deadline: l.Deadline, StartTimeout: l.Host.StartTimeout},
 		Limits: l.Host.Limits, Strict: l.Host.Strict, MeasureMoves: true, Fresh: true}
+	j.Config.SetClock(l.Clock)
 	for i, v := range vs {
 		j.Match.Players = append(j.Match.Players, i)
 		if v.Bot.House != "" {

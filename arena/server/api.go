@@ -412,7 +412,10 @@ func (s *Server) postTournament(w http.ResponseWriter, r *http.Request) {
 		s.internal(w, r, err)
 		return
 	}
-	cfg := tournament.Config{Game: req.Game, Params: s.lad.GameParams(req.Game), Reps: max(req.Reps, 1), Seed: uint64(time.Now().UnixNano() >> 1)}
+	// Played on the ladder's clock and time per move, as every match this server plays.
+	cfg := tournament.Config{Game: req.Game, Params: s.lad.GameParams(req.Game), Reps: max(req.Reps, 1), Seed: uint64(time.Now().UnixNano() >> 1),
+		Deadline: s.lad.Deadline, StartTimeout: s.lad.Host.StartTimeout}
+	cfg.SetClock(s.lad.Clock)
 	var entrants []int64
 	for _, v := range vs {
 		if v.Bot.House == "" {

@@ -186,6 +186,7 @@ func runQueued(ctx context.Context, st *store.Store, id int64, opt Options) (Sum
 			default:
 				fin := r.Finish
 				fin.Replay = r.Replay
+				fin.Clock = string(cfg.ClockMode()) // the job's, which Verify held the replay to
 				err := st.FinishMatch(bg, id, m.Idx, fin)
 				if errors.Is(err, store.ErrAlreadyDone) {
 					emit(MatchNote, *m, "discarded a second result (already done)", nil)

@@ -512,7 +512,8 @@ func play(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Command, 
 		return played{}, err
 	}
 	// The same derivation Verify checks a worker's result against.
-	fin := store.Finish{Result: result, Replay: rp, Duration: res.Duration, Faults: faults(m, res), Timings: timings(m, res)}
+	fin := store.Finish{Result: result, Replay: rp, Duration: res.Duration, Faults: faults(m, res), Timings: timings(m, res),
+		Clock: string(cfg.ClockMode())}
 	out.fin = fin
 	return out, nil
 }

@@ -58,6 +58,8 @@ type MatchRow struct {
 	Duration float64   `json:"duration_s"`
 	Note     string    `json:"note,omitempty"`
 	Error    string    `json:"error,omitempty"`
+	// Clock is the move clock a played match had ("cpu" or "wall").
+	Clock string `json:"clock,omitempty"`
 }
 
 // Standings of a tournament.
@@ -151,6 +153,10 @@ func Compute(ctx context.Context, st *store.Store, id int64) (*Standings, error)
 				return nil, fmt.Errorf("match %s: %d outcomes for %d players", m.MatchID, len(po), len(m.Players))
 			}
 			mr.Summary, mr.Steps = res.Outcome.Summary, res.Steps
+			// Recorded with the match; a store older than schema 7 has only the tournament's.
+			if mr.Clock = m.Clock; mr.Clock == "" {
+				mr.Clock = string(cfg.ClockMode())
+			}
 			ranks := make([]int, len(po))
 			for k, p := range po {
 				r := &rows[m.Players[k]]

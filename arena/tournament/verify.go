@@ -58,6 +58,9 @@ func Verify(j Job, r Result) (match.Result, error) {
 	if rec.Game != j.Config.Game || rec.MatchID != j.Match.MatchID || rec.Config.Seed != j.Match.Seed || !sameParams(rec.Config.Params, j.Config.Params) {
 		return forged("its replay is of another match (%s %s seed %d)", rec.Game, rec.MatchID, rec.Config.Seed)
 	}
+	if mode := j.Config.ClockMode(); rec.Clock != string(mode) {
+		return forged("its replay was played on the %q clock, the job asked for %s", rec.Clock, mode)
+	}
 	if len(rec.Config.Players) != len(j.Bots) || len(rec.Bots) != len(j.Bots) {
 		return forged("its replay seats %d players, the match %d", len(rec.Config.Players), len(j.Bots))
 	}

@@ -17,6 +17,7 @@ import (
 	"github.com/botarena/arena/arena/filestore"
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/host"
+	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/queue"
 	"github.com/botarena/arena/arena/submission"
 	"github.com/botarena/arena/bots/house"
@@ -50,6 +51,10 @@ type WorkOptions struct {
 	// now) stays out of the queue after its first delivery; it doubles with every delivery,
 	// up to MaxRetryDelay (default DefaultRetryDelay).
 	RetryDelay time.Duration
+	// CPUClock says whether this machine can charge a bot's CPU time, and why not (default
+	// CPUClock): a job asking for the CPU clock where it cannot is declined, never played on
+	// another clock.
+	CPUClock func() (bool, string)
 	// Files is the files store the worker keeps fetched bots in (default sandbox.FilesDir()):
 	// a bot whose snapshot is there already (taken on this machine, by its hash) is not
 	// fetched again. A test gives a worker one of its own, as on a machine of its own.
@@ -93,6 +98,9 @@ func Work(ctx context.Context, q *queue.Queue, opt WorkOptions) error {
 	}
 	if opt.RetryDelay <= 0 {
 		opt.RetryDelay = DefaultRetryDelay
+	}
+	if opt.CPUClock == nil {
+		opt.CPUClock = CPUClock
 	}
 	if opt.Log == nil {
 		opt.Log = func(string) {}
@@ -209,7 +217,7 @@ func (w *worker) handle(ctx context.Context, d *queue.Delivery, pl *pool) {
 		// worker can take it and the deliveries are not spent in milliseconds.
 		wait := w.opt.retryDelay(d.Delivered)
 		verb := "handed back"
-		if botspec.Classify(retry) == botspec.Unavailable {
+		if botspec.Classify(retry) == botspec.Unavailable || errors.Is(retry, ErrNoCPUClock) {
 			verb = "declined"
 		}
 		w.opt.Log(fmt.Sprintf("job %s %s (delivery %d of %d), back in the queue in %v: %v", job.ID(), verb, d.Delivered, w.q.MaxDeliver, wait, retry))
@@ -276,6 +284,13 @@ func (w *worker) play(ctx context.Context, job Job, d *queue.Delivery, pl *pool)
 	spec, err := game.Lookup(job.Config.Game)
 	if err != nil {
 		res.Infra = fmt.Sprintf("this worker does not know the game: %v", err)
+		return res, nil
+	}
+	if err := w.clockFor(job); err != nil {
+		if !w.opt.Alone && !last {
+			return res, err // a worker that counts CPU time plays it
+		}
+		res.Infra = fmt.Sprintf("%v (the job's delivery %d, to %s: no worker that counts CPU time took it)", err, d.Delivered, w.opt.Name)
 		return res, nil
 	}
 	n := 0
@@ -353,6 +368,20 @@ func (w *worker) play(ctx context.Context, job Job, d *queue.Delivery, pl *pool)
 	return res, nil
 }
 
+// clockFor refuses a job asking for the CPU clock on a machine that cannot count a bot's CPU
+// time: played on wall time instead, its bots would be charged a busy machine's delays, and
+// its record would not be the match the coordinator scheduled.
+func (w *worker) clockFor(job Job) error {
+	if job.Config.ClockMode() != match.ClockCPU {
+		return nil
+	}
+	if ok, why := w.opt.CPUClock(); !ok {
+		return fmt.Errorf("%w: job %s is played on the CPU clock, and this machine cannot count a bot's CPU time (%s); "+
+			"'arena sandbox check' says what is missing", ErrNoCPUClock, job.ID(), why)
+	}
+	return nil
+}
+
 // refusal is a job that must not be played anywhere: its files are not what it names.
 type refusal struct{ msg string }
 
@@ -425,6 +454,9 @@ func announce(opt WorkOptions) {
 		ready = append(ready, l.Name)
 	}
 	opt.Log("this worker builds and runs: " + strings.Join(ready, ", "))
+	if ok, why := opt.CPUClock(); !ok {
+		opt.Log(fmt.Sprintf("it declines jobs on the CPU clock: this machine cannot count a bot's CPU time (%s)", why))
+	}
 	if len(not) > 0 {
 		opt.Log(fmt.Sprintf("it declines jobs with bots in (each goes to another worker, or is charged to its bot at its last delivery):\n%s", strings.Join(not, "\n")))
 	}
