@@ -84,7 +84,7 @@ func TestShowReadsReadOnlyStore(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "t.db")
 	paper, scissors := filepath.Join(root, "bots/dynamite/cmd/paper"), filepath.Join(root, "bots/dynamite/cmd/scissors")
-	code, out := run(t, "tournament", "dynamite", "--store", db, "--name", "t", "--seed", "5", "--plain", "--jobs", "1", "--target", "20", paper, scissors)
+	code, out := run(t, "tournament", "dynamite", "--store", db, "--name", "t", "--seed", "5", "--plain", "--jobs", "1", "--target", "20", "--clock-mode", "wall", paper, scissors)
 	if code != 0 {
 		t.Fatalf("tournament (exit %d):\n%s", code, out)
 	}
@@ -101,8 +101,8 @@ func TestShowReadsReadOnlyStore(t *testing.T) {
 		t.Fatalf("show standings on a read-only folder (exit %d):\n%s", code, out)
 	}
 	code, out = runReadOnly(t, dir, "show", db, "t", "--match", "0", "--turns")
-	if code != 0 || !strings.Contains(out, "the recorded result is confirmed") {
-		t.Fatalf("show match on a read-only folder (exit %d):\n%s", code, out)
+	if code != 0 || !strings.Contains(out, "the recorded result is confirmed") || !strings.Contains(out, "on the wall clock") {
+		t.Fatalf("show match on a read-only folder, with its clock (exit %d):\n%s", code, out)
 	}
 	copyDir := t.TempDir()
 	code, out = runReadOnly(t, dir, "store", "backup", db, filepath.Join(copyDir, "copy.db"))
@@ -134,7 +134,7 @@ func TestDamagedStoreNamedWithFix(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "t.db")
 	paper, scissors := filepath.Join(root, "bots/dynamite/cmd/paper"), filepath.Join(root, "bots/dynamite/cmd/scissors")
-	if code, out := run(t, "tournament", "dynamite", "--store", db, "--name", "t", "--seed", "5", "--plain", "--jobs", "1", "--target", "20", paper, scissors); code != 0 {
+	if code, out := run(t, "tournament", "dynamite", "--store", db, "--name", "t", "--seed", "5", "--plain", "--jobs", "1", "--target", "20", "--clock-mode", "wall", paper, scissors); code != 0 {
 		t.Fatalf("tournament (exit %d):\n%s", code, out)
 	}
 	b, err := os.ReadFile(db)

@@ -152,6 +152,10 @@ func TestBrowser(t *testing.T) {
 	if !strings.Contains(seats, "freq") || !strings.HasPrefix(status, "done") {
 		t.Fatalf("match page: status %q, seats %q", status, seats)
 	}
+	// The harness's ladder plays on the zero clock setting: wall time, recorded and shown.
+	if clock := text("#clock"); clock != "wall clock" {
+		t.Fatalf("match page: the clock shows %q, want %q", clock, "wall clock")
+	}
 	if log := text("pre.log"); log == "" {
 		t.Fatal("no log of the author's own bot on the match page")
 	}
