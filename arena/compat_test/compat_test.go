@@ -56,7 +56,10 @@ func bot(rel string) string { return filepath.Join(root, rel) }
 func seedBot(rel string) string { return bot(filepath.Join("sdk/python/tests/compat_bots", rel)) }
 
 // launch is players.Launch with the checkout's SDK first on the Python bots' path.
-func launch(t *testing.T, bots []string) []*host.Bot {
+func launch(t *testing.T, bots []string) []*host.Bot { return launchEnv(t, bots, nil) }
+
+// launchEnv is launch with env added to the Python bots' environment.
+func launchEnv(t *testing.T, bots []string, env []string) []*host.Bot {
 	t.Helper()
 	procs := make([]*host.Bot, len(bots))
 	for i, a := range bots {
@@ -66,7 +69,7 @@ func launch(t *testing.T, bots []string) []*host.Bot {
 			t.Fatal(err)
 		}
 		if strings.Contains(a, ".py") {
-			c.Env = append(c.Env, "PYTHONPATH="+sdkSrc)
+			c.Env = append(append(c.Env, "PYTHONPATH="+sdkSrc), env...)
 			c.ReadOnly = append(c.ReadOnly, sdkSrc)
 		}
 		p, err := host.Launch(context.Background(), c, host.Options{StartTimeout: 20 * time.Second})
@@ -86,11 +89,18 @@ type played struct {
 
 func play(t *testing.T, name string, params map[string]string, bots ...string) played {
 	t.Helper()
+	return playWith(t, name, params, match.Options{Deadline: 2 * time.Second}, nil, bots...)
+}
+
+// playWith is play with the match's options (its clock) and env added to the Python bots'
+// environment.
+func playWith(t *testing.T, name string, params map[string]string, opt match.Options, env []string, bots ...string) played {
+	t.Helper()
 	spec, err := game.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	procs := launch(t, bots)
+	procs := launchEnv(t, bots, env)
 	defer players.CloseAll(procs)
 	cfg := game.Config{Seed: 7, Params: params}
 	ps := make([]match.Player, len(procs))
@@ -98,7 +108,7 @@ func play(t *testing.T, name string, params map[string]string, bots ...string) p
 		ps[i] = players.Process{Bot: p}
 		cfg.Players = append(cfg.Players, game.Player{Name: bots[i]})
 	}
-	opt := match.Options{MatchID: "compat-" + name, Deadline: 2 * time.Second}
+	opt.MatchID = "compat-" + name
 	res, err := match.Run(context.Background(), spec, cfg, ps, opt)
 	if err != nil {
 		t.Fatal(err)

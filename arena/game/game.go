@@ -85,8 +85,10 @@ type Answer struct {
 	Fault  *Fault               `json:"fault,omitempty"`
 	// Order is the arrival rank of this answer among the answers of the same step (0 first).
 	Order int `json:"order"`
-	// Elapsed is the time the answer was charged (to a chess clock where a game has one): its
-	// wall time, or under the CPU clock (match.ClockCPU) the CPU time its bot used.
+	// Elapsed is the time the answer was charged: in a game with a clock of its own (the
+	// auction's chess clock) what that clock is charged, its wall time under either clock
+	// mode; elsewhere its wall time, or under the CPU clock (match.ClockCPU) the CPU time its
+	// bot used.
 	Elapsed time.Duration `json:"elapsed_ns"`
 	// Wall, CPU and MemoryBytes are the move's wall time, the bot's CPU time during the move
 	// and its memory after it, when the runner measures moves (0 otherwise). Engines must not

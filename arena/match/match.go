@@ -177,7 +177,9 @@ type seatState struct {
 	player    Player
 	openFault *game.Fault
 	clockLeft time.Duration
-	bankLeft  time.Duration
+	// clockAll is the game's whole clock (the auction's chess clock), for the timeout's text.
+	clockAll time.Duration
+	bankLeft time.Duration
 	// share is how many seats of this seat's process act in the current step: their moves
 	// overlap on one cgroup, so each is charged its reading divided by share.
 	share int
@@ -256,7 +258,7 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 	}
 	sreqs := make([]*arenav1.StartRequest, len(seatList))
 	for i, s := range seatList {
-		st := &seatState{player: players[s.Player], clockLeft: clock, bankLeft: opt.Bank, share: 1}
+		st := &seatState{player: players[s.Player], clockLeft: clock, clockAll: clock, bankLeft: opt.Bank, share: 1}
 		st.req.MatchId, st.req.Seat, st.req.ClockMode = opt.MatchID, int32(i), opt.Clock.Proto()
 		sreqs[i] = &arenav1.StartRequest{MatchId: opt.MatchID, Seat: int32(i), Game: spec.Name, Players: names,
 			DeadlineMs: opt.Deadline.Milliseconds(), ClockMs: clockMs, ClockMode: opt.Clock.Proto(),
@@ -406,7 +408,14 @@ func send(gameName string, st *seatState, seat int, step int64, opt Options, out
 	req.DeadlineMs = min(budget, limit).Milliseconds()
 	req.BudgetUs = min(budget, limit).Microseconds()
 	req.BankRemainingUs = st.bankLeft.Microseconds()
-	req.WallCapMs = opt.wallCap(limit).Milliseconds()
+	// A game's own clock (the auction's chess clock) is charged wall time under either clock
+	// mode (see chessClock): under the CPU clock it also caps the move's wall time.
+	wallCap := opt.wallCap(limit)
+	byClock := clocked && limit < budget+st.bankLeft
+	if clocked && st.clockLeft < wallCap {
+		wallCap, byClock = st.clockLeft, true
+	}
+	req.WallCapMs = wallCap.Milliseconds()
 	if clocked {
 		req.ClockRemainingMs = st.clockLeft.Milliseconds()
 	}
@@ -417,7 +426,7 @@ func send(gameName string, st *seatState, seat int, step int64, opt Options, out
 		// Several seats of one process acting at once share its cgroup: the process may use
 		// their limits together.
 		share := time.Duration(max(st.share, 1))
-		resp, used, err = cpuConn.ActCPU(req, limit*share, opt.wallCap(limit))
+		resp, used, err = cpuConn.ActCPU(req, limit*share, wallCap)
 		used.CPU /= share
 		// Memory is a file read of its own (about 20 us against 1 us for the CPU counter):
 		// only when moves are measured.
@@ -452,12 +461,15 @@ func send(gameName string, st *seatState, seat int, step int64, opt Options, out
 	st.stats.PeakMemory = max(st.stats.PeakMemory, out.MemoryBytes)
 	out.Order = int(order.Add(1) - 1)
 	out.Elapsed = charged
+	if clocked {
+		out.Elapsed = chessClock(used)
+	}
 	st.stats.Moves++
 	st.stats.Total += charged
 	st.stats.Wall += used.Wall
 	st.stats.Max = max(st.stats.Max, charged)
 	if clocked {
-		st.clockLeft -= charged
+		st.clockLeft -= out.Elapsed
 	}
 	if over := charged - budget; over > 0 && st.bankLeft > 0 {
 		st.bankLeft = max(st.bankLeft-over, 0)
@@ -468,23 +480,35 @@ func send(gameName string, st *seatState, seat int, step int64, opt Options, out
 	late := byCPU && err == nil && charged > limit
 	switch {
 	case errors.Is(err, ErrTimeout) || late:
-		out.Action, out.Fault = nil, &game.Fault{Kind: game.FaultTimeout, Detail: timeoutText(opt, byCPU, clocked, used, budget, limit, st)}
+		out.Action, out.Fault = nil, &game.Fault{Kind: game.FaultTimeout, Detail: timeoutText(opt, byCPU, byClock, used, budget, limit, st)}
 	case err != nil:
 		out.Fault = &game.Fault{Kind: game.FaultCrash, Detail: crashText(st.player, err, opt.TailLines)}
 	default:
 		out.Action, out.Fault = game.Judge(gameName, step, resp)
 		if out.Fault == nil && clocked && st.clockLeft <= 0 {
-			out.Action, out.Fault = nil, &game.Fault{Kind: game.FaultTimeout, Detail: "its clock ran out"}
+			out.Action, out.Fault = nil, &game.Fault{Kind: game.FaultTimeout, Detail: clockOutText(used, st)}
 		}
 	}
 }
 
-// timeoutText says which limit a move overran.
-func timeoutText(opt Options, byCPU, clocked bool, used Usage, budget, limit time.Duration, st *seatState) string {
-	clockOut := clocked && st.clockLeft <= 0 && limit < budget+opt.Bank
+// chessClock is what a move costs a game's own clock (the auction's chess clock): its wall
+// time under either clock mode, as the games' original servers charged it and their rules say,
+// so sleeping or blocking in a move costs the clock too; the move's budget is what the clock
+// mode charges (docs/rules/auction.md).
+func chessClock(used Usage) time.Duration { return used.Wall }
+
+// clockOutText says that a seat's game clock ran out, with the figures.
+func clockOutText(used Usage, st *seatState) string {
+	return fmt.Sprintf("its clock ran out (the game's chess clock of %v, charged wall time; this move took %v of it)",
+		st.clockAll, used.Wall.Round(time.Millisecond))
+}
+
+// timeoutText says which limit a move overran. byClock says the game's clock set the move's
+// limit or its wall-time cap.
+func timeoutText(opt Options, byCPU, byClock bool, used Usage, budget, limit time.Duration, st *seatState) string {
 	switch {
-	case clockOut:
-		return "its clock ran out"
+	case byClock && st.clockLeft <= 0:
+		return clockOutText(used, st)
 	case byCPU && !used.OverCPU && used.CPU <= limit:
 		return fmt.Sprintf("no answer within the wall-time cap of %v (it had used %v of CPU time; budget %v)",
 			opt.wallCap(limit), used.CPU.Round(time.Microsecond), budget)

@@ -24,6 +24,11 @@ from arena_sdk import auction
 #: holding sys.argv for it.
 CLIENT_TIMEOUT = 10.0
 
+#: How much longer than the host the seat waits for a script's bid. The host times every move
+#: (its budget, its wall-time cap, the chess clock) and records an overrun as a timeout naming
+#: the limit; the seat must never give up first, since an answer of its own would be a crash.
+OVERRUN_GRACE = 5.0
+
 _local = threading.local()
 # sys.argv is process-wide: one script at a time reads it, until its Client exists.
 _argv_lock = threading.Lock()
@@ -145,10 +150,16 @@ class ScriptBot(auction.Bot):
         if self._acts:
             ch.rounds.put(_round(state, ch, False))
         self._acts += 1
+        # The host stops waiting at the move's wall-time cap (under the CPU clock a multiple of
+        # its budget; never past the chess clock): a script that sleeps through it is a timeout.
+        host_waits = max(state.wall_cap - state.elapsed(), state.time_left(), 0.0)
         try:
-            kind, value = ch.bids.get(timeout=max(state.time_left(), 0.0) + 0.5)
+            kind, value = ch.bids.get(timeout=host_waits + OVERRUN_GRACE)
         except queue.Empty:
-            raise TimeoutError("the script did not call make_bid in time") from None
+            raise TimeoutError(
+                f"the script did not call make_bid within the move's wall-time cap of {state.wall_cap:g}s "
+                f"(the host stopped waiting then; a timeout)"
+            ) from None
         if kind == "exit":
             if value is not None:
                 raise value
