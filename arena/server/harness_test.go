@@ -24,6 +24,7 @@ import (
 	"github.com/botarena/arena/arena/queue"
 	"github.com/botarena/arena/arena/queue/queuetest"
 	"github.com/botarena/arena/arena/store"
+	"github.com/botarena/arena/arena/tournament"
 	"github.com/botarena/arena/arena/upload"
 )
 
@@ -50,6 +51,7 @@ type envOptions struct {
 	trustedProxies []string // Options.TrustedProxies
 	quota          store.Quota
 	maxTourn       int
+	clock          tournament.Clock // the ladder's clock (arena serve's --clock-mode; zero: wall)
 }
 
 func newEnv(t testing.TB, o envOptions) *env {
@@ -77,7 +79,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 	// Every match goes through a real embedded JetStream queue, played by the ladder's own workers.
 	q := queuetest.Start(t, queue.Config{})
 	lad := &ladder.Ladder{Store: st, Queue: q, Resolver: &botspec.Resolver{Python: testenv.Python()}, Jobs: o.jobs, LocalJobs: o.jobs,
-		Games: o.games, Pause: 50 * time.Millisecond, Params: params}
+		Games: o.games, Pause: 50 * time.Millisecond, Params: params, Clock: o.clock}
 	srv, err := New(context.Background(), st, lad, Options{SecureCookies: o.secure, MaxUpload: o.maxUpload, Unpack: o.unpack,
 		LoginRate: o.loginRate, TrustedProxies: o.trustedProxies, Quota: o.quota, MaxTournamentMatches: o.maxTourn})
 	if err != nil {

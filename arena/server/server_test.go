@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/botarena/arena/arena/botspec"
+	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
 )
@@ -25,7 +26,9 @@ import (
 // stderr tail shown to its author only, and never plays a ladder match.
 func TestValidationAndLadder(t *testing.T) {
 	t.Parallel()
-	e := newEnv(t, envOptions{})
+	// The ladder's clock (wall time here, so that any machine runs it) with a wall factor
+	// of its own, which the organiser's tournament must take too.
+	e := newEnv(t, envOptions{clock: tournament.Clock{Mode: match.ClockWall, WallFactor: 7}})
 	ada := e.register("ada")
 	good := ada.uploadAPI("dynamite", "frequency", "strategy.py", exampleBot(t), http.StatusAccepted)
 	bad := ada.uploadAPI("dynamite", "crasher", "crasher.py", []byte(crashingBot), http.StatusAccepted)
@@ -128,6 +131,16 @@ func TestValidationAndLadder(t *testing.T) {
 	t.Logf("%v: tournament", time.Since(t0))
 	if tst.Status != "finished" || tst.Done != 2 {
 		t.Fatalf("organiser's tournament: %+v", tst)
+	}
+	if tr, err := e.st.FindTournament(context.Background(), fmt.Sprint(made.TournamentID)); err != nil {
+		t.Fatal(err)
+	} else if cfg, err := tournament.LoadConfig(tr); err != nil || cfg.ClockSetting() != e.lad.Clock {
+		t.Fatalf("the organiser's tournament plays on %+v, the ladder on %+v (%v)", cfg.ClockSetting(), e.lad.Clock, err)
+	}
+	for _, m := range tst.Matches {
+		if m.Clock != "wall" {
+			t.Fatalf("organiser's tournament match %s recorded with the %q clock", m.MatchID, m.Clock)
+		}
 	}
 	again := false
 	for time.Now().Before(deadline) && !again {
