@@ -22,8 +22,10 @@ type clockChoice = tournament.Clock
 
 // clockFlags adds --clock-mode, --wall-factor and --bank. The returned function settles the mode:
 // "auto" (the default) is cpu where the sandbox's cgroups count a bot's CPU time and wall
-// elsewhere, saying so on warn; an explicit cpu where they cannot is an error naming the fix.
-func clockFlags(f *pflag.FlagSet) func(warn io.Writer) (clockChoice, error) {
+// elsewhere, saying so on warn. An explicit cpu where they cannot is an error naming the fix
+// when this process's workers are the only ones (alone); with workers elsewhere it stands,
+// and only those that count CPU time play the matches (the others decline them).
+func clockFlags(f *pflag.FlagSet) func(warn io.Writer, alone bool) (clockChoice, error) {
 	var c clockChoice
 	mode := f.String("clock-mode", "auto", "what a move's time is: cpu (the CPU time of the bot's own processes, so a busy "+
 		"machine costs no bot anything), wall, or auto (cpu where cgroups count it; 'arena sandbox check' says)")
@@ -31,14 +33,18 @@ func clockFlags(f *pflag.FlagSet) func(warn io.Writer) (clockChoice, error) {
 		"--clock-mode cpu: a move's wall-time cap, as a multiple of its budget (stops a bot that sleeps or blocks)")
 	rangeVar(f, &c.Bank, "bank", 0, 0, time.Hour,
 		"each seat's overage bank: a move may run past its budget by what is left of it (0: none)")
-	return func(warn io.Writer) (clockChoice, error) {
+	return func(warn io.Writer, alone bool) (clockChoice, error) {
 		ok, why := cpuClock()
 		switch *mode {
 		case "auto":
 			c.Mode = match.ClockCPU
 			if !ok {
 				c.Mode = match.ClockWall
-				fmt.Fprintf(warn, "clock: wall time, since this machine cannot count a bot's CPU time (%s); see 'arena sandbox check'\n", why)
+				fmt.Fprintf(warn, "clock: wall time, since this machine cannot count a bot's CPU time (%s); see 'arena sandbox check'", why)
+				if !alone {
+					fmt.Fprint(warn, " (--clock-mode cpu has the workers that can play the matches)")
+				}
+				fmt.Fprintln(warn)
 			}
 			return c, nil
 		default:
@@ -46,7 +52,10 @@ func clockFlags(f *pflag.FlagSet) func(warn io.Writer) (clockChoice, error) {
 			if err != nil {
 				return c, fmt.Errorf("%w: --clock-mode: %v", ErrUsage, err)
 			}
-			if m == match.ClockCPU && !ok {
+			if m == match.ClockCPU && !ok && !alone {
+				fmt.Fprintf(warn, "clock: cpu; this machine cannot count a bot's CPU time (%s): its own workers decline the matches, workers that can play them\n", why)
+			}
+			if m == match.ClockCPU && !ok && alone {
 				return c, fmt.Errorf("%w: --clock-mode cpu needs cgroup CPU accounting, which is missing (%s); "+
 					"run the arena as root on a machine with cgroups ('arena sandbox check' says what is missing) or use --clock-mode wall",
 					ErrNoCPUClock, why)
@@ -57,8 +66,9 @@ func clockFlags(f *pflag.FlagSet) func(warn io.Writer) (clockChoice, error) {
 	}
 }
 
-// cpuClock reports whether bots' CPU time can be charged here, and why not.
-func cpuClock() (bool, string) { return tournament.CPUClock() }
+// cpuClock reports whether bots' CPU time can be charged here, and why not (a variable: the
+// flags' tests play a machine without it).
+var cpuClock = tournament.CPUClock
 
 // writeClockReport says which move clock a match gets by default here.
 func writeClockReport(w io.Writer) {

@@ -71,7 +71,7 @@ func newPlay() *cobra.Command {
 		if matchID == "" {
 			matchID = fmt.Sprintf("%s-%d", spec.Name, cfg.Seed)
 		}
-		clk, err := clock(cmd.ErrOrStderr())
+		clk, err := clock(cmd.ErrOrStderr(), true)
 		if err != nil {
 			return err
 		}

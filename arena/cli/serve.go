@@ -115,7 +115,9 @@ func newServe() *cobra.Command {
 		if err != nil {
 			return fmt.Errorf("%w: %v", ErrUsage, err)
 		}
-		clk, err := clock(cmd.ErrOrStderr())
+		// Without --nats or --nats-listen only this process's workers play the matches.
+		alone := f.Lookup("nats").Value.String() == "" && f.Lookup("nats-listen").Value.String() == ""
+		clk, err := clock(cmd.ErrOrStderr(), alone)
 		if err != nil {
 			return err
 		}

@@ -117,6 +117,9 @@ func newTournament() *cobra.Command {
 			return err
 		}
 		defer st.Close()
+		// Without --nats or --nats-listen no other worker can reach the queue: this process
+		// plays every match itself.
+		alone := f.Lookup("nats").Value.String() == "" && f.Lookup("nats-listen").Value.String() == ""
 		var id int64
 		if resume != "" {
 			if len(args) > 0 {
@@ -132,7 +135,7 @@ func newTournament() *cobra.Command {
 				return err
 			}
 			// The stored clock holds for the rest of the tournament: its matches stay comparable.
-			if ok, why := cpuClock(); tcfg.ClockMode() == match.ClockCPU && !ok {
+			if ok, why := cpuClock(); tcfg.ClockMode() == match.ClockCPU && !ok && alone {
 				return fmt.Errorf("%w: tournament %s is played on the CPU clock, which this machine cannot give (%s); resume it where cgroups count a bot's CPU time ('arena sandbox check')",
 					ErrNoCPUClock, t.Name, why)
 			}
@@ -162,7 +165,7 @@ func newTournament() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			clk, err := clock(cmd.ErrOrStderr())
+			clk, err := clock(cmd.ErrOrStderr(), alone)
 			if err != nil {
 				return err
 			}
@@ -182,9 +185,8 @@ func newTournament() *cobra.Command {
 		defer closeQueue()
 		prog := newProgress(out, cmd.ErrOrStderr(), plain)
 		topt := tournament.Options{Jobs: jobs, OnEvent: prog.event, Fresh: fresh, MeasureMoves: measure, Queue: q}
-		// Without --nats or --nats-listen no other worker can reach the queue: a bot this
-		// machine cannot build is charged at once, as in a direct run.
-		topt.Alone = f.Lookup("nats").Value.String() == "" && f.Lookup("nats-listen").Value.String() == ""
+		// A bot this machine cannot build is then charged at once, as in a direct run.
+		topt.Alone = alone
 		applyLimits(&topt.Host)
 		topt.Resolver = resolver(topt.Host.Strict)
 		sum, runErr := tournament.Run(ctx, st, id, topt)
