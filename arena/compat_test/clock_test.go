@@ -97,6 +97,9 @@ func TestAuctionSlowClientUnderEachClock(t *testing.T) {
 		if len(c[0]) < 3 || c[0][1] < 2*time.Second {
 			t.Fatalf("its second answer charged %v to the chess clock, want its 2 s of sleep (%v)", c[0], p)
 		}
+		st := p.res.Stats[0]
+		t.Logf("the slow move: %v charged to the chess clock; the moves' budgets charged %v of CPU time in %v of wall time",
+			c[0][1].Round(time.Millisecond), st.Total.Round(time.Microsecond), st.Wall.Round(time.Millisecond))
 	})
 	t.Run("cpu past the wall-time cap", func(t *testing.T) {
 		t.Parallel()
