@@ -43,7 +43,10 @@ func newWorker() *cobra.Command {
 			"the ack wait and is played again from its seed, recorded once.\n\n" +
 			"At its start it says which languages it builds (as arena doctor does). A job with a bot it\n" +
 			"cannot build here it declines: the job is held back --retry-delay, doubling with each\n" +
-			"delivery, for a worker that can; at the job's last delivery the bot is charged with the reason.\n\n" +
+			"delivery, for a worker that can; at the job's last delivery the bot is charged with the reason.\n" +
+			"Each job is played on its coordinator's clock (--clock-mode there); a CPU-clock job on a\n" +
+			"machine whose cgroups cannot count CPU time is declined too, and fails, charged to no bot,\n" +
+			"at its last delivery.\n\n" +
 			"A coordinator's own server (--nats-listen) lets in only workers it knows: arena worker add\n" +
 			"NAME on the coordinator's machine makes a credential and prints the command to run; the\n" +
 			"credential comes from --credentials FILE or the environment variable " + credentialsEnv + ",\n" +
