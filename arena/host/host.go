@@ -251,7 +251,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 	if limit > 0 {
 		b.Log.Limit = limit
 		b.Log.OnLimit = func() {
-			go b.KillFor(sandbox.KindOutputLimit, "wrote more than "+itoa(limit)+" bytes to stdout and stderr")
+			go b.KillFor(sandbox.KindOutputLimit, "wrote more than "+bounded.Size(limit)+" to stdout and stderr")
 		}
 	}
 
@@ -326,12 +326,11 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		if errors.As(err, &se) {
 			return nil, se
 		}
-		return nil, fmt.Errorf("bot %s: cannot connect: %w%s", c.Name, botErr(err), b.tailText())
+		return nil, b.launchErr("cannot connect", err)
 	}
 	raw, err := rpc.Dispense(handshake.PluginName)
 	if err != nil {
-		b.Close()
-		return nil, fmt.Errorf("bot %s: %w%s", c.Name, err, b.tailText())
+		return nil, b.launchErr("no bot service", err)
 	}
 	b.svc = raw.(arenav1.BotServiceClient)
 	tConnected := time.Now()
@@ -349,8 +348,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 	b.Desc, err = b.svc.Describe(dctx, &arenav1.DescribeRequest{HostVersion: handshake.Version})
 	b.Startup.Describe = time.Since(tConnected)
 	if err != nil {
-		b.Close()
-		return nil, fmt.Errorf("bot %s: did not answer Describe: %w%s", c.Name, botErr(err), b.tailText())
+		return nil, b.launchErr("did not answer Describe", err)
 	}
 	b.Desc = boundDesc(b.Desc)
 	return b, nil
@@ -395,12 +393,30 @@ func botErr(err error) error {
 	return err
 }
 
-func (b *Bot) tailText() string {
-	tail := b.Log.Tail(8)
-	if len(tail) == 0 {
-		return ""
+// exitGrace is how long a failed launch waits for the process to end on its own: a stdio
+// bot's bridge exits just after its program, which broke the connection first.
+const exitGrace = time.Second
+
+// launchErr closes a bot whose launch failed after its process started and says why. A
+// process that ended is reported by how it ended and its own last stderr lines (a syntax
+// error, a missing module), never by the connection error its death caused (EOF, a broken
+// pipe in the TLS handshake: whichever the race gave).
+func (b *Bot) launchErr(what string, err error) error {
+	exited := false
+	if b.rn != nil && b.rn.exited != nil {
+		select {
+		case <-b.rn.exited:
+			exited = true
+		case <-time.After(exitGrace):
+		}
 	}
-	return "\n  last stderr lines:\n    " + strings.Join(tail, "\n    ")
+	b.Close()
+	if exited {
+		how := b.rn.proc.Reason().String()
+		return &StartError{Bot: b.Name, Err: ErrExited, Pid: b.rn.proc.Pid(),
+			Msg: fmt.Sprintf("bot %s: exited before it was ready to play (%s)%s", b.Name, how, causeText(b.Log))}
+	}
+	return fmt.Errorf("bot %s: %s: %w%s", b.Name, what, botErr(err), causeText(b.Log))
 }
 
 // Pid of the bot's main process (0 if none).

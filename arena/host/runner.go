@@ -132,10 +132,8 @@ func (r *procRunner) exitText() string {
 func (r *procRunner) fail(err error) error {
 	_ = r.proc.Kill()
 	<-r.exited
-	msg := fmt.Sprintf("bot %s: %v", r.name, err)
-	if tail := r.log.Tail(24); len(tail) > 0 {
-		msg += "\n  last stderr lines:\n    " + strings.Join(tail, "\n    ")
-	}
+	r.drained(500 * time.Millisecond)
+	msg := fmt.Sprintf("bot %s: %v%s", r.name, err, causeText(r.log))
 	return &StartError{Bot: r.name, Err: err, Msg: msg, Pid: r.proc.Pid()}
 }
 

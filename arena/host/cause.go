@@ -1,0 +1,64 @@
+package host
+
+import (
+	"regexp"
+	"strconv"
+	"strings"
+)
+
+// CauseLines is how many stderr lines a report shows for a bot that died: enough for a
+// compiler-style error with its source line and caret, a Python traceback's last frames, or
+// the head of a Go panic.
+const CauseLines = 16
+
+// runtimeNoise is a stderr line of the language runtime's own making that never says why a
+// bot died: Node's frames inside its own module loader and its version banner. Without them
+// a JavaScript syntax error fits its report (the frames pushed the SyntaxError line out).
+var runtimeNoise = regexp.MustCompile(`^\s+at (.*\()?node:internal/|^Node\.js v\d`)
+
+// headline is a line that names an error: a JavaScript or Python exception (SyntaxError:,
+// ModuleNotFoundError:), a Go panic or fatal error, a compiler's "error:", Java's uncaught
+// exception. The report always shows the last one, however long the stack after it.
+var headline = regexp.MustCompile(`^(panic: |fatal error: |Exception in thread |error(\[\w+\])?: |Traceback \(most recent call last\)|([\w$]+\.)*[\w$]*(Error|Exception)\b)`)
+
+// Cause picks the lines of a dead bot's stderr that say why it died: its last n lines
+// without the runtime's own noise, and, when a long stack pushed it out of them, the last
+// line naming an error with the few lines before it (a source line and its caret).
+func Cause(lines []string, n int) []string {
+	kept := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if !runtimeNoise.MatchString(l) {
+			kept = append(kept, l)
+		}
+	}
+	if len(kept) <= n {
+		return kept
+	}
+	head := -1
+	for i := len(kept) - 1; i >= 0; i-- {
+		if headline.MatchString(kept[i]) {
+			head = i
+			break
+		}
+	}
+	if head < 0 || head >= len(kept)-n {
+		return kept[len(kept)-n:]
+	}
+	// The error line with up to 3 lines of context before it, then the very end (how the
+	// process ended), with a marker for what was left out.
+	from := max(0, head-3)
+	tail := 2
+	to := from + n - tail - 1
+	out := append([]string(nil), kept[from:to]...)
+	out = append(out, "[... "+strconv.Itoa(len(kept)-tail-to)+" lines ...]")
+	return append(out, kept[len(kept)-tail:]...)
+}
+
+// causeText is Cause of a bot's log since its start, as a report's indented block.
+func causeText(l *Log) string {
+	lines := Cause(l.Tail(4*CauseLines), CauseLines)
+	if len(lines) == 0 {
+		return "\n  it wrote nothing to stderr"
+	}
+	return "\n  its last stderr lines:\n    " + strings.Join(lines, "\n    ")
+}
