@@ -109,6 +109,10 @@ type Command struct {
 	ReadOnly []string
 	// Mounts show host paths read-only at paths of their own (its snapshot at /bot).
 	Mounts []sandbox.Mount
+	// Live, when set, gets a copy of everything the bot writes (stderr, stray stdout) as the
+	// host reads it (arena play --logs): no more than the log sees, which the sandbox's output
+	// limit bounds.
+	Live io.Writer
 }
 
 // WorkInside is where a bot sees its private work dir (socket dir, TMPDIR, HOME), so no path
@@ -240,6 +244,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		}
 	}
 	b := &Bot{Name: c.Name, Log: NewLog(opt.LogHead, opt.LogTail), workDir: workDir, started: time.Now()}
+	b.Log.Live = c.Live
 	b.ctx, b.cancel = context.WithCancel(context.Background())
 	// The sandbox counts what the process writes to its own stdout and stderr; a Go bot's
 	// prints travel instead through go-plugin's stdio stream into this log, so the same
