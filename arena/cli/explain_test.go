@@ -55,8 +55,9 @@ func TestDeathBeforeReadyExplainsItself(t *testing.T) {
 		name, bot string
 		want      []string
 	}{
-		{"javascript syntax error", js, []string{"SyntaxError: Unexpected token '='", "const x = = 1;", "exited before it was ready to play (exited with status 1)"}},
-		{"python missing module", py, []string{"ModuleNotFoundError: No module named 'numpy_not_installed'", "exited"}},
+		{"javascript syntax error", js, []string{"SyntaxError: Unexpected token '='", "const x = = 1;", "exited before it was ready to play (exited with status 1)",
+			"    " + filepath.Join(js, "bot.js") + ":1\n"}},
+		{"python missing module", py, []string{"ModuleNotFoundError: No module named 'numpy_not_installed'", "exited", `File "` + py + `", line 1`}},
 		{"go panic at init", gobot, []string{"panic: no strategy file", "exited", "status 2"}},
 		{"stdio program exits", stdio, []string{"cannot read weights.bin", "exited before it was ready to play (exited with status 3)"}},
 	}
@@ -74,7 +75,7 @@ func TestDeathBeforeReadyExplainsItself(t *testing.T) {
 					t.Errorf("the report does not say %q:\n%s", w, out)
 				}
 			}
-			for _, noise := range []string{"rpc error", "code = Unavailable", "transport:", "node:internal"} {
+			for _, noise := range []string{"rpc error", "code = Unavailable", "transport:", "node:internal", " /bot/"} {
 				if strings.Contains(out, noise) {
 					t.Errorf("the report shows %q, not the bot's own error:\n%s", noise, out)
 				}

@@ -54,11 +54,35 @@ func Cause(lines []string, n int) []string {
 	return append(out, kept[len(kept)-tail:]...)
 }
 
-// causeText is Cause of a bot's log since its start, as a report's indented block.
-func causeText(l *Log) string {
+// causeText is Cause of a bot's log since its start, as a report's indented block, with the
+// bot's own files named as their author knows them (see Command.Files).
+func causeText(l *Log, files string) string {
 	lines := Cause(l.Tail(4*CauseLines), CauseLines)
 	if len(lines) == 0 {
 		return "\n  it wrote nothing to stderr"
 	}
+	for i, line := range lines {
+		lines[i] = ownFiles(line, files)
+	}
 	return "\n  its last stderr lines:\n    " + strings.Join(lines, "\n    ")
+}
+
+// inBotDir is a path in the folder where a bot sees its own files (/bot/bot.js:3), at the
+// start of a line or after a space, a quote or a bracket.
+var inBotDir = regexp.MustCompile(`(^|[\s("'])` + regexp.QuoteMeta(BotFilesAt) + `/`)
+
+// BotFilesAt is where a bot sees its own files in its sandbox (botspec.BotDir).
+const BotFilesAt = "/bot"
+
+// ownFiles names the files under BotFilesAt in a line by files (the submission's folder as
+// its author gave it; "." for paths relative to it; "" leaves the line as it is).
+func ownFiles(line, files string) string {
+	if files == "" {
+		return line
+	}
+	repl := "${1}"
+	if files != "." {
+		repl += strings.ReplaceAll(files, "$", "$$") + "/"
+	}
+	return inBotDir.ReplaceAllString(line, repl)
 }

@@ -42,3 +42,17 @@ arena-bridge: the bot's program exited (exit status 1)`, "\n")
 		t.Fatalf("plain: %q", got)
 	}
 }
+
+func TestOwnFilesNamesTheSubmission(t *testing.T) {
+	cases := []struct{ line, files, want string }{
+		{"/bot/bot.js:3", "mybot", "mybot/bot.js:3"},
+		{`  File "/bot/x.py", line 1`, ".", `  File "x.py", line 1`},
+		{"at (/bot/lib/a.js:1:2) /botany/x", "m", "at (m/lib/a.js:1:2) /botany/x"},
+		{"/bot/bot.js:3", "", "/bot/bot.js:3"},
+	}
+	for _, c := range cases {
+		if got := ownFiles(c.line, c.files); got != c.want {
+			t.Errorf("ownFiles(%q, %q) = %q, want %q", c.line, c.files, got, c.want)
+		}
+	}
+}

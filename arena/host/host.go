@@ -109,6 +109,10 @@ type Command struct {
 	ReadOnly []string
 	// Mounts show host paths read-only at paths of their own (its snapshot at /bot).
 	Mounts []sandbox.Mount
+	// Files names the bot's own files in its reports: a path under /bot in the stderr lines
+	// of a bot that died before it was ready becomes Files/path ("." for the path relative to
+	// its folder, as in an upload). Empty for a command whose /bot is not the author's files.
+	Files string
 	// Live, when set, gets a copy of everything the bot writes (stderr, stray stdout) as the
 	// host reads it (arena play --logs): no more than the log sees, which the sandbox's output
 	// limit bounds.
@@ -209,6 +213,7 @@ type Bot struct {
 	rn      *procRunner
 	svc     arenav1.BotServiceClient
 	workDir string
+	files   string
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -245,6 +250,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 	}
 	b := &Bot{Name: c.Name, Log: NewLog(opt.LogHead, opt.LogTail), workDir: workDir, started: time.Now()}
 	b.Log.Live = c.Live
+	b.files = c.Files
 	b.ctx, b.cancel = context.WithCancel(context.Background())
 	// The sandbox counts what the process writes to its own stdout and stderr; a Go bot's
 	// prints travel instead through go-plugin's stdio stream into this log, so the same
@@ -316,6 +322,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 			paths:     paths,
 			log:       b.Log,
 			spec:      spec,
+			files:     c.Files,
 		}
 		return b.rn, nil
 	}
@@ -419,9 +426,9 @@ func (b *Bot) launchErr(what string, err error) error {
 	if exited {
 		how := b.rn.proc.Reason().String()
 		return &StartError{Bot: b.Name, Err: ErrExited, Pid: b.rn.proc.Pid(),
-			Msg: fmt.Sprintf("bot %s: exited before it was ready to play (%s)%s", b.Name, how, causeText(b.Log))}
+			Msg: fmt.Sprintf("bot %s: exited before it was ready to play (%s)%s", b.Name, how, causeText(b.Log, b.files))}
 	}
-	return fmt.Errorf("bot %s: %s: %w%s", b.Name, what, botErr(err), causeText(b.Log))
+	return fmt.Errorf("bot %s: %s: %w%s", b.Name, what, botErr(err), causeText(b.Log, b.files))
 }
 
 // Pid of the bot's main process (0 if none).

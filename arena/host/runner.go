@@ -38,6 +38,7 @@ type procRunner struct {
 	socketDir string
 	paths     workPaths
 	log       *Log
+	files     string // see Command.Files
 
 	proc      *sandbox.Process
 	handshake string
@@ -133,7 +134,7 @@ func (r *procRunner) fail(err error) error {
 	_ = r.proc.Kill()
 	<-r.exited
 	r.drained(500 * time.Millisecond)
-	msg := fmt.Sprintf("bot %s: %v%s", r.name, err, causeText(r.log))
+	msg := fmt.Sprintf("bot %s: %v%s", r.name, err, causeText(r.log, r.files))
 	return &StartError{Bot: r.name, Err: err, Msg: msg, Pid: r.proc.Pid()}
 }
 

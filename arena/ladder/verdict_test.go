@@ -84,7 +84,10 @@ func TestVerdictOfABotThatCannotStart(t *testing.T) {
 	if !strings.Contains(got.Log, "SyntaxError: Unexpected token '='") || !strings.Contains(got.Log, "const x = = 1;\n          ^") {
 		t.Fatalf("the log does not show the syntax error:\n%s", got.Log)
 	}
-	for _, noise := range []string{"transport:", "rpc error", "broken pipe", "node:internal", "/run/arena-sandbox"} {
+	if !strings.HasPrefix(got.Log, "bot.js:1\n") {
+		t.Errorf("the log does not name the upload's own file:\n%s", got.Log)
+	}
+	for _, noise := range []string{"transport:", "rpc error", "broken pipe", "node:internal", "/run/arena-sandbox", "/bot/"} {
 		if strings.Contains(got.Verdict+got.Log, noise) {
 			t.Errorf("the verdict shows %q:\n%s\n%s", noise, got.Verdict, got.Log)
 		}

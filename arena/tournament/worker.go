@@ -304,6 +304,9 @@ func (w *worker) play(ctx context.Context, job Job, d *queue.Delivery, pl *pool)
 		switch botspec.Classify(err) {
 		case botspec.Ready:
 			p.Command.Name = jb.Name
+			if p.Command.Files != "" {
+				p.Command.Files = "." // its author's upload: paths relative to its folder
+			}
 			cmds[b] = p.Command
 		case botspec.BotFault:
 			broken[b] = err // the bot's verdict, as in a local tournament
