@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/botarena/arena/sandbox"
 )
 
 // copyDir copies a kit example into a temporary folder the test can break.
@@ -132,5 +134,25 @@ func TestTournamentFolderMistakes(t *testing.T) {
 	code, out = run(t, "tournament", "dynamite", "--store", filepath.Join(dir, "t2.db"), "--target", "10", subs)
 	if code != 0 || !strings.Contains(out, "loose") || strings.Contains(out, "skipped") {
 		t.Fatalf("a folder with a loose .js file (exit %d):\n%s", code, out)
+	}
+}
+
+// A stdio script whose #! interpreter the bot's filesystem view does not hold says so, not
+// only "no such file" of a file that is there. Without the view (not root), the script runs.
+func TestScriptWithoutItsInterpreterExplainsItself(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "sh")
+	writeFile(t, filepath.Join(dir, "bot.json"), `{"protocol": "stdio", "run": "bot.sh"}`)
+	writeFile(t, filepath.Join(dir, "bot.sh"), "#!/bin/sh\necho 'no weights' >&2\nexit 3\n")
+	if err := os.Chmod(filepath.Join(dir, "bot.sh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out := run(t, "play", "dynamite", dir, "house:dynamite/paper")
+	want := `its interpreter "/bin/sh" is not in the bot's sandbox`
+	if !sandbox.Probe().Active(sandbox.LayerFiles) {
+		want = "no weights"
+	}
+	if code == 0 || !strings.Contains(out, want) || !strings.Contains(out, filepath.Join(dir, "bot.sh")) {
+		t.Fatalf("want %q naming the script (exit %d):\n%s", want, code, out)
 	}
 }
