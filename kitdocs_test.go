@@ -21,11 +21,11 @@ var kitDocs = []struct {
 }{
 	{"python", []string{"sdk/python/README.md", "examples/python/README.md", "examples/python/*/README.md"},
 		[]string{"sdk/python/src/arena_sdk", "examples/python"}, []string{".py"}},
-	{"javascript", []string{"sdk/javascript/README.md", "examples/javascript/README.md"},
+	{"javascript", []string{"sdk/javascript/README.md", "examples/javascript/README.md", "examples/javascript/*/README.md"},
 		[]string{"sdk/javascript/lib", "sdk/javascript/arena.js", "examples/javascript"}, []string{".js"}},
-	{"rust", []string{"examples/rust/README.md"}, []string{"sdk/rust/src", "examples/rust"}, []string{".rs"}},
-	{"java", []string{"examples/java/README.md"}, []string{"sdk/java/arena", "examples/java"}, []string{".java"}},
-	{"cpp", []string{"examples/cpp/README.md"}, []string{"sdk/cpp/arena.hpp", "sdk/cpp/arena", "examples/cpp"}, []string{".hpp", ".cpp", ".h"}},
+	{"rust", []string{"examples/rust/README.md", "examples/rust/*/README.md"}, []string{"sdk/rust/src", "examples/rust"}, []string{".rs"}},
+	{"java", []string{"examples/java/README.md", "examples/java/*/README.md"}, []string{"sdk/java/arena", "examples/java"}, []string{".java"}},
+	{"cpp", []string{"examples/cpp/README.md", "examples/cpp/*/README.md"}, []string{"sdk/cpp/arena.hpp", "sdk/cpp/arena", "examples/cpp"}, []string{".hpp", ".cpp", ".h"}},
 	{"go", []string{"examples/go/README.md", "examples/go/*/README.md"},
 		[]string{"sdk", "examples/go"}, []string{".go"}},
 	{"typescript", []string{"examples/typescript/README.md"}, []string{"examples/typescript/src"}, []string{".ts"}},
@@ -152,5 +152,38 @@ func TestRustExamplesResolveWithCargo(t *testing.T) {
 			t.Errorf("%s does not depend on the kit in sdk/rust:\n%.2000s", toml, out)
 		}
 		os.Remove(filepath.Join(filepath.Dir(toml), "Cargo.lock"))
+	}
+}
+
+// TestEveryExampleHasAREADME: each language's folder under examples/ and each bot folder in it
+// (a folder with the bot's files, not the TypeScript bot's own src/ and proto/) has a README.
+func TestEveryExampleHasAREADME(t *testing.T) {
+	langs, err := os.ReadDir("examples")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, l := range langs {
+		if !l.IsDir() {
+			continue
+		}
+		dirs := []string{filepath.Join("examples", l.Name())}
+		if _, err := os.Stat(filepath.Join(dirs[0], "bot.json")); err != nil {
+			games, _ := os.ReadDir(dirs[0])
+			for _, g := range games {
+				if g.IsDir() {
+					dirs = append(dirs, filepath.Join(dirs[0], g.Name()))
+				}
+			}
+		}
+		for _, d := range dirs {
+			n++
+			if _, err := os.Stat(filepath.Join(d, "README.md")); err != nil {
+				t.Errorf("%s has no README.md", d)
+			}
+		}
+	}
+	if n < 30 {
+		t.Fatalf("only %d example folders found", n)
 	}
 }
