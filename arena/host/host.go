@@ -426,7 +426,7 @@ func (b *Bot) launchErr(what string, err error) error {
 	if exited {
 		how := b.rn.proc.Reason().String()
 		return &StartError{Bot: b.Name, Err: ErrExited, Pid: b.rn.proc.Pid(),
-			Msg: fmt.Sprintf("bot %s: exited before it was ready to play (%s)%s", b.Name, how, causeText(b.Log, b.files))}
+			Msg: fmt.Sprintf("bot %s: %v (%s)%s", b.Name, ErrExited, how, causeText(b.Log, b.files))}
 	}
 	return fmt.Errorf("bot %s: %s: %w%s", b.Name, what, botErr(err), causeText(b.Log, b.files))
 }

@@ -25,7 +25,7 @@ var (
 	ErrNoHandshake  = errors.New("bot never printed a handshake")
 	ErrBadHandshake = errors.New("bot printed a malformed handshake")
 	ErrVersion      = errors.New("bot speaks another protocol version")
-	ErrExited       = errors.New("bot exited before its handshake")
+	ErrExited       = errors.New("exited before it was ready to play")
 )
 
 // maxHandshake bounds the first stdout line; a real one is under 1 KiB.
