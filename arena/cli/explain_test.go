@@ -67,7 +67,7 @@ func TestDeathBeforeReadyExplainsItself(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			start := time.Now()
-			code, out := run(t, "play", "dynamite", "--seed", "1", c.bot, paper)
+			code, out := run(t, "play", "dynamite", "--start-timeout", "1m", "--seed", "1", c.bot, paper)
 			t.Logf("%s: the message after %v", c.name, time.Since(start).Round(time.Millisecond))
 			if code == 0 {
 				t.Fatalf("a bot that cannot start played:\n%s", out)
@@ -95,7 +95,7 @@ func TestBotJSONRunAndAbstractHelper(t *testing.T) {
 	run1 := filepath.Join(dir, "runpy")
 	writeFile(t, filepath.Join(run1, "x.py"), "from arena_sdk.dynamite import Bot\n\nclass Rocky(Bot):\n    def move(self, state):\n        return 'R'\n")
 	writeFile(t, filepath.Join(run1, "bot.json"), `{"run": "x.py"}`)
-	code, out := run(t, "play", "dynamite", "--seed", "1", "--target", "20", run1, "house:dynamite/scissors")
+	code, out := run(t, "play", "dynamite", "--start-timeout", "1m", "--seed", "1", "--target", "20", run1, "house:dynamite/scissors")
 	if code != 0 || !strings.Contains(out, "wins 20-0") {
 		t.Fatalf(`"run": "x.py" (exit %d):`+"\n%s", code, out)
 	}
@@ -103,12 +103,12 @@ func TestBotJSONRunAndAbstractHelper(t *testing.T) {
 	helper := filepath.Join(dir, "helper")
 	writeFile(t, filepath.Join(helper, "bot.py"), "from abc import ABC, abstractmethod\n\nclass BaseBot(ABC):\n    @abstractmethod\n    def make_move(self, gamestate):\n        ...\n")
 	writeFile(t, filepath.Join(helper, "mybot.py"), "from bot import BaseBot\n\nclass Rocky(BaseBot):\n    def make_move(self, gamestate):\n        return 'R'\n")
-	code, out = run(t, "play", "dynamite", "--seed", "1", "--target", "20", helper, "house:dynamite/scissors")
+	code, out = run(t, "play", "dynamite", "--start-timeout", "1m", "--seed", "1", "--target", "20", helper, "house:dynamite/scissors")
 	if code == 0 || !strings.Contains(out, "BaseBot is abstract") || !strings.Contains(out, `"run": "mybot.py:MyBot"`) || strings.Contains(out, "Can't instantiate") {
 		t.Fatalf("a folder whose bot.py is an abstract helper (exit %d):\n%s", code, out)
 	}
 	writeFile(t, filepath.Join(helper, "bot.json"), `{"run": "mybot.py:Rocky"}`)
-	code, out = run(t, "play", "dynamite", "--seed", "1", "--target", "20", helper, "house:dynamite/scissors")
+	code, out = run(t, "play", "dynamite", "--start-timeout", "1m", "--seed", "1", "--target", "20", helper, "house:dynamite/scissors")
 	if code != 0 || !strings.Contains(out, "wins 20-0") {
 		t.Fatalf(`the helper folder with "run": "mybot.py:Rocky" (exit %d):`+"\n%s", code, out)
 	}
@@ -131,7 +131,7 @@ func TestTournamentFolderMistakes(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(subs, "loose.js"), string(b))
 	writeFile(t, filepath.Join(subs, "rocky.py"), "def make_move(rounds):\n    return 'R'\n")
-	code, out = run(t, "tournament", "dynamite", "--store", filepath.Join(dir, "t2.db"), "--target", "10", subs)
+	code, out = run(t, "tournament", "dynamite", "--store", filepath.Join(dir, "t2.db"), "--start-timeout", "1m", "--target", "10", subs)
 	if code != 0 || !strings.Contains(out, "loose") || strings.Contains(out, "skipped") {
 		t.Fatalf("a folder with a loose .js file (exit %d):\n%s", code, out)
 	}

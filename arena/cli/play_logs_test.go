@@ -53,7 +53,7 @@ class Chatty(Bot):
 	var done atomic.Bool
 	out := &watchWriter{marker: "thinking about round 1", done: &done}
 	var stdout bytes.Buffer
-	code := cli.Main([]string{"play", "dynamite", "--logs", "--target", "3", "--deadline", "30s", "--clock-mode", "wall", py, "house:dynamite/scissors"}, &stdout, out)
+	code := cli.Main([]string{"play", "dynamite", "--logs", "--start-timeout", "1m", "--target", "3", "--deadline", "30s", "--clock-mode", "wall", py, "house:dynamite/scissors"}, &stdout, out)
 	done.Store(true)
 	text := out.buf.String()
 	if code != 0 || !strings.Contains(stdout.String(), "wins 3-0") {
@@ -70,7 +70,7 @@ class Chatty(Bot):
 		t.Fatalf("a long line is not cut:\n%.2000s", text)
 	}
 
-	code, quiet := run(t, "play", "dynamite", "--target", "3", "--deadline", "30s", "--clock-mode", "wall", py, "house:dynamite/scissors")
+	code, quiet := run(t, "play", "dynamite", "--start-timeout", "1m", "--target", "3", "--deadline", "30s", "--clock-mode", "wall", py, "house:dynamite/scissors")
 	if code != 0 || strings.Contains(quiet, "thinking about") {
 		t.Fatalf("without --logs (exit %d):\n%s", code, quiet)
 	}
