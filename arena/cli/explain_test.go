@@ -156,3 +156,24 @@ func TestScriptWithoutItsInterpreterExplainsItself(t *testing.T) {
 		t.Fatalf("want %q naming the script (exit %d):\n%s", want, code, out)
 	}
 }
+
+// A bot that faults mid-match is reported with its own files as its author gave them, in its
+// traceback and in its last stderr lines, not the sandbox's /bot.
+func TestFaultsNameTheBotsOwnFiles(t *testing.T) {
+	t.Parallel()
+	dir := filepath.Join(t.TempDir(), "raiser")
+	writeFile(t, filepath.Join(dir, "bot.py"), `import sys
+from arena_sdk.dynamite import Bot
+
+class Raiser(Bot):
+    def move(self, state):
+        if len(state.rounds) == 2:
+            raise ValueError("bad weights")
+        return "R"
+`)
+	code, out := run(t, "play", "dynamite", "--start-timeout", "1m", dir, "house:dynamite/paper")
+	want := `File "` + filepath.Join(dir, "bot.py") + `", line 7, in move`
+	if code != 0 || !strings.Contains(out, "ValueError: bad weights") || !strings.Contains(out, want) || strings.Contains(out, `"/bot/`) {
+		t.Fatalf("want %q (exit %d):\n%s", want, code, out)
+	}
+}

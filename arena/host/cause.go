@@ -69,7 +69,7 @@ func causeText(l *Log, files string) string {
 
 // inBotDir is a path in the folder where a bot sees its own files (/bot/bot.js:3), at the
 // start of a line or after a space, a quote or a bracket.
-var inBotDir = regexp.MustCompile(`(^|[\s("'])` + regexp.QuoteMeta(BotFilesAt) + `/`)
+var inBotDir = regexp.MustCompile(`(?m)(^|[\s("'])` + regexp.QuoteMeta(BotFilesAt) + `/`)
 
 // BotFilesAt is where a bot sees its own files in its sandbox (botspec.BotDir).
 const BotFilesAt = "/bot"
@@ -77,7 +77,7 @@ const BotFilesAt = "/bot"
 // ownFiles names the files under BotFilesAt in a line by files (the submission's folder as
 // its author gave it; "." for paths relative to it; "" leaves the line as it is).
 func ownFiles(line, files string) string {
-	if files == "" {
+	if files == "" || !strings.Contains(line, BotFilesAt+"/") {
 		return line
 	}
 	repl := "${1}"
@@ -86,3 +86,7 @@ func ownFiles(line, files string) string {
 	}
 	return inBotDir.ReplaceAllString(line, repl)
 }
+
+// OwnFiles names the bot's own files in a line of its stderr as its author knows them (see
+// Command.Files): what a report quotes of a bot that faulted mid-match.
+func (b *Bot) OwnFiles(line string) string { return ownFiles(line, b.files) }
