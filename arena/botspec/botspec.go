@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 
 	"github.com/botarena/arena/arena/bridge"
 	"github.com/botarena/arena/arena/build"
 	"github.com/botarena/arena/arena/host"
+	"github.com/botarena/arena/arena/kit"
 	"github.com/botarena/arena/arena/submission"
 	"github.com/botarena/arena/sandbox"
 )
@@ -223,6 +225,18 @@ func (r *Resolver) prepare(arg string) (Prepared, error) {
 		program = append([]string{build.BridgeProgram, bridge.Arg, "--"}, program...)
 	}
 	c.Path, c.Args = program[0], program[1:]
+	if src.Kind != submission.Go && !strings.HasPrefix(arg, kit.HousePrefix) {
+		// What the bot sees at /bot has its submission's layout: name it as given.
+		c.Files = filepath.Clean(src.Root)
+		if st, err := os.Stat(src.Root); err == nil && !st.IsDir() {
+			c.Files = filepath.Dir(c.Files)
+		}
+		if wd, err := os.Getwd(); err == nil {
+			if rel, err := filepath.Rel(wd, c.Files); err == nil && !strings.HasPrefix(rel, "..") {
+				c.Files = rel
+			}
+		}
+	}
 	out.Command = c
 	return out, nil
 }

@@ -90,3 +90,19 @@ func clean(s string) string {
 	}
 	return strings.ToValidUTF8(s, "?")
 }
+
+// Size says a byte count as people read it: 64 MiB, 512 KiB, 1.5 GiB, 300 bytes.
+func Size(n int64) string {
+	units := []string{"KiB", "MiB", "GiB", "TiB"}
+	if n < 1<<10 && n > -1<<10 {
+		return strconv.FormatInt(n, 10) + " bytes"
+	}
+	v, u := float64(n)/(1<<10), 0
+	for u < len(units)-1 && (v >= 1<<10 || v <= -1<<10) {
+		v /= 1 << 10
+		u++
+	}
+	s := strconv.FormatFloat(v, 'f', 1, 64)
+	s = strings.TrimSuffix(s, ".0")
+	return s + " " + units[u]
+}

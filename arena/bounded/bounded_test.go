@@ -141,3 +141,11 @@ func FuzzTraceback(f *testing.F) {
 		}
 	})
 }
+
+func TestSize(t *testing.T) {
+	for n, want := range map[int64]string{300: "300 bytes", 64 << 20: "64 MiB", 1536: "1.5 KiB", 67108864 + 5<<20: "69 MiB", 3 << 30: "3 GiB"} {
+		if got := Size(n); got != want {
+			t.Errorf("Size(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

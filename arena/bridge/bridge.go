@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strings"
@@ -69,7 +70,7 @@ func Start(argv, env []string, log *os.File) (*Program, error) {
 		inW.Close()
 		outR.Close()
 		outW.Close()
-		return nil, fmt.Errorf("start the bot's program %s: %w", argv[0], err)
+		return nil, fmt.Errorf("start the bot's program %s: %w%s", argv[0], err, interpreterMissing(argv[0], err))
 	}
 	inR.Close()
 	outW.Close()
@@ -330,4 +331,25 @@ func exitText(err error) string {
 		return "status 0"
 	}
 	return err.Error()
+}
+
+// interpreterMissing explains the "no such file" of a script that is there: the kernel could
+// not find the interpreter its #! line names, which the bot's sandbox does not hold.
+func interpreterMissing(program string, err error) string {
+	if !errors.Is(err, fs.ErrNotExist) {
+		return ""
+	}
+	f, ferr := os.Open(program)
+	if ferr != nil {
+		return ""
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	line, _, _ := bytes.Cut(head[:n], []byte("\n"))
+	if !bytes.HasPrefix(line, []byte("#!")) {
+		return ""
+	}
+	return fmt.Sprintf(" (the file is there, but its interpreter %q is not in the bot's sandbox, which holds only the bot's files and its language's runtime: "+
+		"make the program a binary, or give a language the arena runs in bot.json, docs/protocol.md section 12)", strings.TrimSpace(string(line[2:])))
 }

@@ -209,6 +209,10 @@ if [ -f package.json ]; then
 fi
 `,
 	submission.Rust: `
+# The kit is a path dependency wherever it lies on the author's machine (examples name
+# ../../../sdk/rust); here it is the arena's own, at ` + SDKDir + `. In this sandbox's copy only.
+sed -i -E -e 's#^([[:space:]]*arena[[:space:]]*=[[:space:]]*\{.*path[[:space:]]*=[[:space:]]*)"[^"]*"#\1"` + SDKDir + `"#' \
+  -e '/^[[:space:]]*\[dependencies\.arena\]/,/^[[:space:]]*\[/ s#^([[:space:]]*path[[:space:]]*=[[:space:]]*)"[^"]*"#\1"` + SDKDir + `"#' Cargo.toml
 offline=--offline
 if [ "$ARENA_NETWORK" = 1 ]; then offline=; fi
 cargo build --release $offline --target-dir /run/build/tmp/target

@@ -47,6 +47,7 @@ func newPlay() *cobra.Command {
 	cmd.Flags().StringVar(&matchID, "match-id", "", "match id sent to the bots (default: generated)")
 	clock := clockFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&measure, "measure-moves", true, "measure each bot's CPU time and memory around every move (into the result and the replay)")
+	launch := logsFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		spec, err := game.Lookup(args[0])
 		if err != nil {
@@ -82,10 +83,11 @@ func newPlay() *cobra.Command {
 		fmt.Fprintf(out, "%s: %s (seed %d, %s clock)\n", spec.Name, strings.Join(bots, " vs "), cfg.Seed, clk.Mode)
 		hopt := host.Options{StartTimeout: startTimeout}
 		applyLimits(&hopt)
-		procs, err := players.Launch(ctx, resolver(hopt.Strict), bots, hopt)
+		procs, flushLogs, err := launch(ctx, resolver(hopt.Strict), bots, hopt, cmd.ErrOrStderr())
 		if err != nil {
 			return err
 		}
+		defer flushLogs()
 		defer players.CloseAll(procs)
 		ps := make([]match.Player, len(procs))
 		for i, p := range procs {

@@ -109,6 +109,14 @@ type Command struct {
 	ReadOnly []string
 	// Mounts show host paths read-only at paths of their own (its snapshot at /bot).
 	Mounts []sandbox.Mount
+	// Files names the bot's own files in its reports: a path under /bot in the stderr lines
+	// of a bot that died before it was ready becomes Files/path ("." for the path relative to
+	// its folder, as in an upload). Empty for a command whose /bot is not the author's files.
+	Files string
+	// Live, when set, gets a copy of everything the bot writes (stderr, stray stdout) as the
+	// host reads it (arena play --logs): no more than the log sees, which the sandbox's output
+	// limit bounds.
+	Live io.Writer
 }
 
 // WorkInside is where a bot sees its private work dir (socket dir, TMPDIR, HOME), so no path
@@ -205,6 +213,7 @@ type Bot struct {
 	rn      *procRunner
 	svc     arenav1.BotServiceClient
 	workDir string
+	files   string
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -240,6 +249,8 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		}
 	}
 	b := &Bot{Name: c.Name, Log: NewLog(opt.LogHead, opt.LogTail), workDir: workDir, started: time.Now()}
+	b.Log.Live = c.Live
+	b.files = c.Files
 	b.ctx, b.cancel = context.WithCancel(context.Background())
 	// The sandbox counts what the process writes to its own stdout and stderr; a Go bot's
 	// prints travel instead through go-plugin's stdio stream into this log, so the same
@@ -251,7 +262,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 	if limit > 0 {
 		b.Log.Limit = limit
 		b.Log.OnLimit = func() {
-			go b.KillFor(sandbox.KindOutputLimit, "wrote more than "+itoa(limit)+" bytes to stdout and stderr")
+			go b.KillFor(sandbox.KindOutputLimit, "wrote more than "+bounded.Size(limit)+" to stdout and stderr")
 		}
 	}
 
@@ -311,6 +322,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 			paths:     paths,
 			log:       b.Log,
 			spec:      spec,
+			files:     c.Files,
 		}
 		return b.rn, nil
 	}
@@ -326,12 +338,11 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		if errors.As(err, &se) {
 			return nil, se
 		}
-		return nil, fmt.Errorf("bot %s: cannot connect: %w%s", c.Name, botErr(err), b.tailText())
+		return nil, b.launchErr("cannot connect", err)
 	}
 	raw, err := rpc.Dispense(handshake.PluginName)
 	if err != nil {
-		b.Close()
-		return nil, fmt.Errorf("bot %s: %w%s", c.Name, err, b.tailText())
+		return nil, b.launchErr("no bot service", err)
 	}
 	b.svc = raw.(arenav1.BotServiceClient)
 	tConnected := time.Now()
@@ -349,8 +360,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 	b.Desc, err = b.svc.Describe(dctx, &arenav1.DescribeRequest{HostVersion: handshake.Version})
 	b.Startup.Describe = time.Since(tConnected)
 	if err != nil {
-		b.Close()
-		return nil, fmt.Errorf("bot %s: did not answer Describe: %w%s", c.Name, botErr(err), b.tailText())
+		return nil, b.launchErr("did not answer Describe", err)
 	}
 	b.Desc = boundDesc(b.Desc)
 	return b, nil
@@ -395,12 +405,30 @@ func botErr(err error) error {
 	return err
 }
 
-func (b *Bot) tailText() string {
-	tail := b.Log.Tail(8)
-	if len(tail) == 0 {
-		return ""
+// exitGrace is how long a failed launch waits for the process to end on its own: a stdio
+// bot's bridge exits just after its program, which broke the connection first.
+const exitGrace = time.Second
+
+// launchErr closes a bot whose launch failed after its process started and says why. A
+// process that ended is reported by how it ended and its own last stderr lines (a syntax
+// error, a missing module), never by the connection error its death caused (EOF, a broken
+// pipe in the TLS handshake: whichever the race gave).
+func (b *Bot) launchErr(what string, err error) error {
+	exited := false
+	if b.rn != nil && b.rn.exited != nil {
+		select {
+		case <-b.rn.exited:
+			exited = true
+		case <-time.After(exitGrace):
+		}
 	}
-	return "\n  last stderr lines:\n    " + strings.Join(tail, "\n    ")
+	b.Close()
+	if exited {
+		how := b.rn.proc.Reason().String()
+		return &StartError{Bot: b.Name, Err: ErrExited, Pid: b.rn.proc.Pid(),
+			Msg: fmt.Sprintf("bot %s: %v (%s)%s", b.Name, ErrExited, how, causeText(b.Log, b.files))}
+	}
+	return fmt.Errorf("bot %s: %s: %w%s", b.Name, what, botErr(err), causeText(b.Log, b.files))
 }
 
 // Pid of the bot's main process (0 if none).

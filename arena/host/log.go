@@ -2,6 +2,7 @@ package host
 
 import (
 	"bytes"
+	"io"
 	"strings"
 	"sync"
 
@@ -21,6 +22,9 @@ type Log struct {
 	Limit   int64
 	OnLimit func()
 	fired   bool
+	// Live, when set, gets every write as it comes (after it is counted; its errors are
+	// ignored): a live view of the bot's output.
+	Live io.Writer
 }
 
 // NewLog makes a log keeping headCap + tailCap bytes.
@@ -55,6 +59,9 @@ func (l *Log) Write(p []byte) (int, error) {
 		}
 	}
 	l.mu.Unlock()
+	if l.Live != nil {
+		_, _ = l.Live.Write(p)
+	}
 	if fire {
 		l.OnLimit()
 	}

@@ -25,7 +25,7 @@ var (
 	ErrNoHandshake  = errors.New("bot never printed a handshake")
 	ErrBadHandshake = errors.New("bot printed a malformed handshake")
 	ErrVersion      = errors.New("bot speaks another protocol version")
-	ErrExited       = errors.New("bot exited before its handshake")
+	ErrExited       = errors.New("exited before it was ready to play")
 )
 
 // maxHandshake bounds the first stdout line; a real one is under 1 KiB.
@@ -38,6 +38,7 @@ type procRunner struct {
 	socketDir string
 	paths     workPaths
 	log       *Log
+	files     string // see Command.Files
 
 	proc      *sandbox.Process
 	handshake string
@@ -132,10 +133,8 @@ func (r *procRunner) exitText() string {
 func (r *procRunner) fail(err error) error {
 	_ = r.proc.Kill()
 	<-r.exited
-	msg := fmt.Sprintf("bot %s: %v", r.name, err)
-	if tail := r.log.Tail(24); len(tail) > 0 {
-		msg += "\n  last stderr lines:\n    " + strings.Join(tail, "\n    ")
-	}
+	r.drained(500 * time.Millisecond)
+	msg := fmt.Sprintf("bot %s: %v%s", r.name, err, causeText(r.log, r.files))
 	return &StartError{Bot: r.name, Err: err, Msg: msg, Pid: r.proc.Pid()}
 }
 

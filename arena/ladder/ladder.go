@@ -565,6 +565,10 @@ func (l *Ladder) check(ctx context.Context, v store.Version) (status, verdict, l
 		}
 		return store.VersionFailed, first, strings.Join(tail, "\n"), hash, ""
 	}
+	if first, rest, ok := couldNotStart(log); ok {
+		// One cause, said once: how it ended and its own stderr lines, not a fault per game.
+		return store.VersionFailed, first, rest, hash, ""
+	}
 	var mine []string
 	for _, f := range out.match.Outcome.Faults {
 		if f.Seat >= 0 && f.Seat < len(out.match.Seats) && out.match.Seats[f.Seat].Player == 0 {
@@ -576,7 +580,16 @@ func (l *Ladder) check(ctx context.Context, v store.Version) (status, verdict, l
 		}
 	}
 	if len(mine) > 0 {
-		return store.VersionFailed, fmt.Sprintf("faulted in its smoke match %d against %s (%d faults); the first: %s", mid, hv.Bot.Name, len(mine), mine[0]), log, hash, ""
+		causes := map[string]bool{}
+		for _, m := range mine {
+			_, cause, _ := strings.Cut(m, ": ")
+			causes[cause] = true
+		}
+		count := fmt.Sprintf("%d faults", len(mine))
+		if len(causes) == 1 && len(mine) > 1 {
+			count += ", all the same"
+		}
+		return store.VersionFailed, fmt.Sprintf("faulted in its smoke match %d against %s (%s); the first: %s", mid, hv.Bot.Name, count, mine[0]), log, hash, ""
 	}
 	return store.VersionOK, fmt.Sprintf("passed: built, then played smoke match %d against %s without a fault (%s)", mid, hv.Bot.Name, out.match.Outcome.Summary), log, hash, ""
 }
@@ -956,4 +969,21 @@ func Language(dir string) (string, error) {
 		return "", err
 	}
 	return string(src.Kind), nil
+}
+
+// couldNotStart splits the log of a seat whose bot never started (tournament's "could not
+// start: ..." report) into its first line and the rest (its own last stderr lines).
+func couldNotStart(log string) (first, rest string, ok bool) {
+	if !strings.HasPrefix(log, tournament.CouldNotStart) {
+		return "", "", false
+	}
+	first, rest, _ = strings.Cut(log, "\n")
+	var lines []string
+	for _, l := range strings.Split(rest, "\n") {
+		// The report indents the bot's lines by 4; their own indent (a caret) stays.
+		if t := strings.TrimSpace(l); t != "" && t != "its last stderr lines:" {
+			lines = append(lines, strings.TrimPrefix(strings.TrimRight(l, " "), "    "))
+		}
+	}
+	return first, strings.Join(lines, "\n"), true
 }

@@ -3,6 +3,7 @@ package players
 import (
 	"context"
 	"errors"
+	"io"
 	"sync"
 
 	"github.com/botarena/arena/arena/botspec"
@@ -12,6 +13,11 @@ import (
 // Launch resolves and starts every bot concurrently. On any failure it stops the ones that
 // started and returns every error joined, each naming its bot.
 func Launch(ctx context.Context, r *botspec.Resolver, args []string, opt host.Options) ([]*host.Bot, error) {
+	return LaunchLive(ctx, r, args, opt, nil)
+}
+
+// LaunchLive is Launch with each seat's output copied live to live(seat) (nil: none).
+func LaunchLive(ctx context.Context, r *botspec.Resolver, args []string, opt host.Options, live func(seat int) io.Writer) ([]*host.Bot, error) {
 	cmds := make([]host.Command, len(args))
 	var errs []error
 	for i, a := range args {
@@ -19,6 +25,9 @@ func Launch(ctx context.Context, r *botspec.Resolver, args []string, opt host.Op
 		if err != nil {
 			errs = append(errs, err)
 			continue
+		}
+		if live != nil {
+			c.Live = live(i)
 		}
 		cmds[i] = c
 	}

@@ -36,8 +36,14 @@ func (p Process) BotName() string { return p.Bot.Desc.GetName() }
 // Why says why the process is gone.
 func (p Process) Why() string { return p.Bot.Why() }
 
-// Tail returns the last n stderr lines.
-func (p Process) Tail(n int) []string { return p.Bot.Log.TailSince(p.Since, n) }
+// Tail returns the last n stderr lines, naming the bot's own files as its author does.
+func (p Process) Tail(n int) []string {
+	lines := p.Bot.Log.TailSince(p.Since, n)
+	for i, l := range lines {
+		lines[i] = p.Bot.OwnFiles(l)
+	}
+	return lines
+}
 
 // Open starts a seat.
 func (p Process) Open(ctx context.Context, req *arenav1.StartRequest, timeout time.Duration) (match.Conn, error) {
@@ -45,23 +51,36 @@ func (p Process) Open(ctx context.Context, req *arenav1.StartRequest, timeout ti
 	if err != nil {
 		return nil, err
 	}
-	return processSeat{s}, nil
+	return processSeat{s: s, bot: p.Bot}, nil
 }
 
 // processSeat is a host seat as a match.Conn (and match.CPUConn): the host's errors are the
 // runner's (game.ErrTimeout, game.ErrDead), so they pass as they are.
-type processSeat struct{ s *host.Seat }
+type processSeat struct {
+	s   *host.Seat
+	bot *host.Bot
+}
 
 var _ match.CPUConn = processSeat{}
 
 func (c processSeat) Act(req *arenav1.ActRequest, timeout time.Duration) (*arenav1.ActResponse, error) {
-	return c.s.Act(req, timeout)
+	resp, err := c.s.Act(req, timeout)
+	return c.ownFiles(resp), err
 }
 
 // ActCPU charges the move its bot's CPU time (the runner's CPU clock).
 func (c processSeat) ActCPU(req *arenav1.ActRequest, cpu, wall time.Duration) (*arenav1.ActResponse, match.Usage, error) {
 	resp, u, err := c.s.ActCPU(req, cpu, wall)
-	return resp, match.Usage{CPU: u.CPU, Wall: u.Wall, OverCPU: u.OverCPU}, err
+	return c.ownFiles(resp), match.Usage{CPU: u.CPU, Wall: u.Wall, OverCPU: u.OverCPU}, err
+}
+
+// ownFiles names the bot's own files in an error answer's traceback as its author does
+// (host.Bot.OwnFiles), before the runner records it: only an answer that is an error.
+func (c processSeat) ownFiles(resp *arenav1.ActResponse) *arenav1.ActResponse {
+	if e := resp.GetError(); e != nil {
+		e.Message, e.Traceback = c.bot.OwnFiles(e.Message), c.bot.OwnFiles(e.Traceback)
+	}
+	return resp
 }
 
 // MeasuresCPU reports whether the bot's cgroup counts its CPU time.

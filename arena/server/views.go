@@ -103,9 +103,29 @@ type SeatLog struct {
 }
 
 // FaultView is a fault as shown: its detail (which quotes the bot's stderr) only to its author.
+// The same fault again and again in one seat (a bot that never started, in every game of its
+// match) is shown once, from Where to LastWhere.
 type FaultView struct {
 	store.LadderFault
-	Bot string `json:"bot"`
+	Bot       string `json:"bot"`
+	Times     int    `json:"times"`
+	LastWhere string `json:"last_where,omitempty"`
+}
+
+// addFault appends f, or counts it on the last fault when it repeats it.
+func addFault(fs []FaultView, f FaultView) []FaultView {
+	if n := len(fs); n > 0 && fs[n-1].sameFault(f.LadderFault) {
+		fs[n-1].Times++
+		fs[n-1].LastWhere = f.Where
+		return fs
+	}
+	f.Times = 1
+	return append(fs, f)
+}
+
+// sameFault reports whether f repeats v's fault: one cause, shown once.
+func (v FaultView) sameFault(f store.LadderFault) bool {
+	return v.Seat == f.Seat && v.Kind == f.Kind && v.Penalty == f.Penalty && v.Detail == f.Detail
 }
 
 func (s *Server) matchView(ctx context.Context, r *http.Request, id int64) (MatchView, error) {
@@ -134,7 +154,7 @@ func (s *Server) matchView(ctx context.Context, r *http.Request, id int64) (Matc
 		if !owner[f.Seat] {
 			fv.Detail = ""
 		}
-		mv.Faults = append(mv.Faults, fv)
+		mv.Faults = addFault(mv.Faults, fv)
 	}
 	return mv, nil
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
+
+	"github.com/botarena/arena/arena/bounded"
 )
 
 // Schema version 6 adds what an author's uploads hold: each version's stored bytes (its
@@ -41,6 +43,9 @@ type QuotaError struct {
 }
 
 func (e *QuotaError) Error() string {
+	if e.Which == "bytes" {
+		return fmt.Sprintf("%v: %s of %s in files", ErrQuota, bounded.Size(e.Have), bounded.Size(e.Limit))
+	}
 	return fmt.Sprintf("%v: %s %d of %d", ErrQuota, e.Which, e.Have, e.Limit)
 }
 

@@ -230,8 +230,12 @@ func (s Source) folder(path string) (Source, error) {
 		}
 		s.Kind = k
 	}
-	command := m.Command
-	if m.Run != "" {
+	command, key := m.Command, "command"
+	if py := pythonRun(dir, m.Run); py != "" {
+		// "run": "x.py" names a Python bot's file as "command" does (run is the newer name):
+		// the arena's Python runtime runs it, not the file as a program.
+		command, key = py, "run"
+	} else if m.Run != "" {
 		s.Run = strings.Fields(m.Run)
 		command = ""
 		if s.Kind == "" {
@@ -267,7 +271,7 @@ func (s Source) folder(path string) (Source, error) {
 	st, err := os.Stat(target)
 	switch {
 	case err != nil:
-		return Source{}, fmt.Errorf("%w %s: \"command\" %q does not exist in %s", ErrManifest, where, m.Command, dir)
+		return Source{}, fmt.Errorf("%w %s: %q %q does not exist in %s", ErrManifest, where, key, command, dir)
 	case st.IsDir() && hasGo(target):
 		s.Kind, s.Entry = Go, filepath.Clean(command)
 	case strings.HasSuffix(target, ".py"):
@@ -280,9 +284,29 @@ func (s Source) folder(path string) (Source, error) {
 		}
 		s.Entry = filepath.Clean(command)
 	default:
-		return Source{}, fmt.Errorf("%w %s: \"command\" %q is not a .py or .js file, a Go package or an executable (chmod +x it if it is a program)", ErrManifest, where, m.Command)
+		return Source{}, fmt.Errorf("%w %s: %q %q is not a .py or .js file, a Go package or an executable (chmod +x it if it is a program)", ErrManifest, where, key, command)
 	}
 	return s, nil
+}
+
+// pythonRun is bot.json's "run" when it is one .py file of the folder (x.py or x.py:Class),
+// else "".
+func pythonRun(dir, run string) string {
+	f := strings.Fields(run)
+	if len(f) != 1 {
+		return ""
+	}
+	file := f[0]
+	if i := strings.LastIndex(file, ".py:"); i >= 0 {
+		file = file[:i+3]
+	}
+	if !strings.HasSuffix(file, ".py") || filepath.IsAbs(file) || strings.HasPrefix(filepath.Clean(file), "..") {
+		return ""
+	}
+	if st, err := os.Stat(filepath.Join(dir, file)); err != nil || st.IsDir() {
+		return ""
+	}
+	return f[0]
 }
 
 // ReadManifest reads dir's bot.json: bounded, known fields only, command inside the folder.

@@ -1,6 +1,7 @@
 package tournament
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -29,6 +30,13 @@ const ManifestName = submission.ManifestName
 func FromArgs(args []string) (entries []Entry, skipped []string, err error) {
 	for _, a := range args {
 		st, serr := os.Stat(a)
+		if serr != nil {
+			// Not a path: a house bot or file.py:Class, which Parse knows; else say what is
+			// missing before counting bots ("needs at least 2 bots, got 1" hid a typo).
+			if _, err := submission.Parse(a); err != nil {
+				return nil, nil, fmt.Errorf("%w; or a folder of submissions", err)
+			}
+		}
 		if serr == nil && st.IsDir() && !isBotDir(a) {
 			es, sk, err := Folder(a)
 			if err != nil {
@@ -51,8 +59,9 @@ func FromArgs(args []string) (entries []Entry, skipped []string, err error) {
 	return Unique(entries), skipped, nil
 }
 
-// Folder reads a folder of submitted bots, sorted by file name. Files that are neither .py
-// nor executable (READMEs, say) are returned as skipped.
+// Folder reads a folder of submitted bots, sorted by file name: every file that is a bot on
+// its own (.py, .js, an executable) plays. A lone source file of a language whose bots are
+// folders is refused by name; other files (READMEs, say) are returned as skipped.
 func Folder(dir string) (entries []Entry, skipped []string, err error) {
 	des, err := os.ReadDir(dir)
 	if err != nil {
@@ -80,18 +89,21 @@ func Folder(dir string) (entries []Entry, skipped []string, err error) {
 			}
 			continue
 		}
-		info, err := de.Info()
-		if err != nil {
-			return nil, nil, err
-		}
-		if strings.HasSuffix(p, ".py") || info.Mode()&0o111 != 0 {
+		_, perr := submission.Parse(p)
+		switch {
+		case perr == nil:
+			// A .py or .js file, or an executable: a bot of its own.
 			entries = append(entries, Entry{Name: nameOf(p), Spec: p, Language: languageOf(p)})
-		} else {
-			skipped = append(skipped, p+" (not a .py file and not executable)")
+		case errors.Is(perr, submission.ErrUnknownKind):
+			// Source of a language whose bots are folders (a lone .go, .rs, .java or .cpp file):
+			// refused by name, never left out unseen.
+			return nil, nil, fmt.Errorf("bots folder %s: %w; or move it out of the folder", dir, perr)
+		default:
+			skipped = append(skipped, p+" (not a .py or .js file, not a bot folder and not executable)")
 		}
 	}
 	if len(entries) == 0 {
-		return nil, skipped, fmt.Errorf("bots folder %s holds no bots (each bot is a .py file, an executable, or a folder with %s, .go files or bot.py)", dir, ManifestName)
+		return nil, skipped, fmt.Errorf("bots folder %s holds no bots (each bot is a .py or .js file, an executable, or a folder with %s or a program the arena builds)", dir, ManifestName)
 	}
 	return entries, skipped, nil
 }
@@ -182,7 +194,7 @@ func nameOf(spec string) string {
 	if base == "bot.py" {
 		return filepath.Base(filepath.Dir(filepath.Clean(p)))
 	}
-	return strings.TrimSuffix(base, ".py")
+	return strings.TrimSuffix(strings.TrimSuffix(base, ".py"), ".js")
 }
 
 func languageOf(spec string) string {

@@ -76,3 +76,33 @@ func TestBadManifest(t *testing.T) {
 		})
 	}
 }
+
+// A loose .js file in a folder of submissions plays like a loose .py file; a lone source file
+// of a language whose bots are folders is refused by name, not skipped unseen.
+func TestFolderLooseFiles(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "frank.js"), []byte("//"), 0o644)
+	os.WriteFile(filepath.Join(dir, "bob.py"), []byte(""), 0o644)
+	es, skipped, err := Folder(dir)
+	if err != nil || len(skipped) != 0 || len(es) != 2 || es[1].Name != "frank" || es[1].Language != "javascript" {
+		t.Fatalf("got %+v, skipped %v, %v", es, skipped, err)
+	}
+	os.WriteFile(filepath.Join(dir, "main.go"), []byte("package main"), 0o644)
+	if _, _, err := Folder(dir); err == nil || !strings.Contains(err.Error(), "main.go") || !strings.Contains(err.Error(), "folder") {
+		t.Fatalf("a lone .go file: %v", err)
+	}
+}
+
+// A missing submissions folder says what is missing, not how many bots are left.
+func TestFromArgsMissingFolder(t *testing.T) {
+	t.Parallel()
+	missing := filepath.Join(t.TempDir(), "submissions")
+	_, _, err := FromArgs([]string{missing})
+	if err == nil || !strings.Contains(err.Error(), "submissions") || !strings.Contains(err.Error(), "folder of submissions") {
+		t.Fatalf("err = %v", err)
+	}
+	if es, _, err := FromArgs([]string{"house:dynamite/paper"}); err != nil || len(es) != 1 {
+		t.Fatalf("a house bot: %+v %v", es, err)
+	}
+}

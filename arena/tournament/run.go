@@ -530,8 +530,13 @@ func (d deadPlayer) Why() string {
 	if d.built {
 		return d.why
 	}
-	return "could not start: " + d.why
+	return CouldNotStart + d.why
 }
+
+// CouldNotStart begins the report of a bot whose process never became ready (its log in the
+// match, its faults): the ladder's verdict says it once.
+const CouldNotStart = "could not start: "
+
 func (d deadPlayer) Tail(int) []string {
 	return nil
 }

@@ -319,6 +319,9 @@ func (w *worker) play(ctx context.Context, job Job, d *queue.Delivery, pl *pool)
 		switch botspec.Classify(err) {
 		case botspec.Ready:
 			p.Command.Name = jb.Name
+			if p.Command.Files != "" {
+				p.Command.Files = "." // its author's upload: paths relative to its folder
+			}
 			cmds[b] = p.Command
 		case botspec.BotFault:
 			broken[b] = err // the bot's verdict, as in a local tournament
@@ -410,8 +413,22 @@ func (w *worker) prepare(ctx context.Context, jb JobBot) (botspec.Prepared, erro
 	if jb.Entry != "" {
 		arg = filepath.Join(arg, jb.Entry)
 	}
-	return w.opt.Resolver.Prepare(arg)
+	p, err := w.opt.Resolver.Prepare(arg)
+	if err != nil {
+		err = &named{err: err, path: fs.Path(entry), name: jb.Name}
+	}
+	return p, err
 }
+
+// named is an error about a bot's files that names them as their author knows them (the
+// bot's name), not by where this worker keeps them (its files store's snap/<hash>).
+type named struct {
+	err        error
+	path, name string
+}
+
+func (e *named) Error() string { return strings.ReplaceAll(e.err.Error(), e.path, e.name) }
+func (e *named) Unwrap() error { return e.err }
 
 // fetch puts the files stored under jb.Hash into the files store as snap/<hash>: the hash is
 // checked (by taking the snapshot) before anything is built from them.

@@ -295,3 +295,30 @@ def test_one_leaf_over_a_helper_base_still_plays(write_bot) -> None:  # type: ig
                 return "P"
     """, "helper_base.py")
     assert loader.load(str(bot)).entries["dynamite"].name == "Bot"
+
+
+def test_abstract_helper_named_bot_is_never_played(write_bot) -> None:  # type: ignore[no-untyped-def]
+    """A folder whose helper module is called bot.py (the abstract base of the bots in its other
+    files): loading bot.py, as the arena does for the folder, says it is an abstract helper and
+    how to name the bot, instead of instantiating the base; the bot file plays."""
+    from arena_sdk import loader
+
+    helper = write_bot("""
+        from abc import ABC, abstractmethod
+
+        class BaseBot(ABC):
+            @abstractmethod
+            def make_move(self, gamestate):
+                ...
+    """, "bot.py")
+    mine = write_bot("""
+        from bot import BaseBot
+
+        class Rocky(BaseBot):
+            def make_move(self, gamestate):
+                return "R"
+    """, "mybot.py")
+    for spec in (str(helper), f"{helper}:BaseBot"):
+        with pytest.raises(loader.LoadError, match=r"BaseBot is abstract .*make_move.*\"run\": \"mybot.py:MyBot\""):
+            loader.load(spec)
+    assert loader.load(str(mine)).entries["dynamite"].name == "Rocky"

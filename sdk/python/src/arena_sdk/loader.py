@@ -136,19 +136,40 @@ class NativeDetector(Detector):
                 return ()
             for game, base in bases.items():
                 if issubclass(cls, base) and cls is not base:
+                    check_concrete(bot.path.name, game, cls)
                     found.append(_entry(game, cls))
             return found
         for game, base in bases.items():
-            candidates = [obj for name, obj in vars(module).items()
-                          if not name.startswith("_") and _defined_here(obj, module)
-                          and issubclass(obj, base) and obj is not base
-                          and not inspect.isabstract(obj)]
+            own = [obj for name, obj in vars(module).items()
+                   if not name.startswith("_") and _defined_here(obj, module)
+                   and issubclass(obj, base) and obj is not base]
+            candidates = [c for c in own if not inspect.isabstract(c)]
+            if own and not candidates:
+                raise abstract_bot(bot.path.name, game, own)
             # A class that another candidate subclasses is a helper base, not the bot.
             leaves = [c for c in candidates if not any(o is not c and issubclass(o, c) for o in candidates)]
             if len(leaves) > 1:
                 raise several_bots(bot.path.name, game, candidates)
             found.extend(_entry(game, c) for c in leaves)
         return found
+
+
+def abstract_bot(file: str, game: str, classes: Sequence[type]) -> LoadError:
+    """The error for a file whose only bot classes of a game are abstract: helper bases (a
+    folder's bot.py that only holds the base of the bots in its other files, say), which the
+    arena must not instantiate."""
+    names = ", ".join(sorted(c.__name__ for c in classes))
+    missing = sorted({m for c in classes for m in getattr(c, "__abstractmethods__", ())})
+    return LoadError(
+        f"{file}'s {game} bot class {names} is abstract (it does not implement {', '.join(missing)}), "
+        f"so it cannot play: it is a helper base. Give the file of the bot that subclasses it, "
+        f"or name that file and class in bot.json (\"run\": \"mybot.py:MyBot\")")
+
+
+def check_concrete(file: str, game: str, cls: type) -> None:
+    """Refuses a class named on the command line (file.py:Class) that is abstract."""
+    if inspect.isabstract(cls):
+        raise abstract_bot(file, game, [cls])
 
 
 def several_bots(file: str, game: str, candidates: Sequence[type]) -> LoadError:

@@ -17,6 +17,7 @@ One detector handles every seed style:
 
 from __future__ import annotations
 
+import inspect
 import re
 from types import ModuleType
 from typing import Any, Sequence
@@ -60,9 +61,15 @@ def _own(module: ModuleType, base: type, class_name: str | None) -> list[type]:
 def _one(bot: BotFile, game: str, candidates: list[type]) -> type | None:
     """The one class to play: a class another candidate subclasses is taken as a helper base when
     a single leaf remains; several leaves are an error that lists every candidate."""
-    leaves = [c for c in candidates if not any(o is not c and issubclass(o, c) for o in candidates)]
+    if bot.class_name is not None:
+        for c in candidates:
+            loader.check_concrete(bot.path.name, game, c)
+    concrete = [c for c in candidates if not inspect.isabstract(c)]
+    if candidates and not concrete:
+        raise loader.abstract_bot(bot.path.name, game, candidates)
+    leaves = [c for c in concrete if not any(o is not c and issubclass(o, c) for o in concrete)]
     if len(leaves) > 1:
-        raise loader.several_bots(bot.path.name, game, candidates)
+        raise loader.several_bots(bot.path.name, game, concrete)
     return leaves[0] if leaves else None
 
 
@@ -118,6 +125,7 @@ class SeedDetector(Detector):
             cls: Any = getattr(module, bot.class_name, None)
             if not (isinstance(cls, type) and callable(getattr(cls, "make_move", None))):
                 return ()
+            loader.check_concrete(bot.path.name, "dynamite", cls)
             return [Entry(game="dynamite", name=cls.__name__, make=lambda: dynamite.ClassBot(cls()),
                           style="seed-dynamite")]
         if fn is not None:
