@@ -268,7 +268,7 @@ func (p *Process) KillFor(kind, detail string) error {
 // empties its PID namespace), and without a PID namespace the init's process group and its
 // descendants, repeatedly until none is left.
 func (p *Process) killTree() {
-	p.cg.kill()
+	p.cg.killAll()
 	if p.run == nil || p.run.cmd == nil || p.run.cmd.Process == nil {
 		return
 	}

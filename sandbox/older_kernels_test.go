@@ -1,0 +1,143 @@
+//go:build !arenadegraded
+
+package sandbox
+
+import (
+	"net"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Older and other kernels, forced on this one: each missing feature degrades to the next best
+// layer, the report says so, and what the layer was for still holds.
+
+// hidingPlan probes this machine again as if the kernel lacked what h hides.
+func hidingPlan(t *testing.T, h kernelHides) *plan {
+	t.Helper()
+	pl := probeWith(h)
+	var b strings.Builder
+	_ = pl.report.Write(&b)
+	t.Log("\n" + b.String())
+	return pl
+}
+
+// No cgroup.kill (before Linux 5.14), no freezer at all (v2 before 5.2, no v1 freezer): the
+// arena kills what the cgroups list until none is left, and the tree still dies whole.
+func TestNoCgroupKillOrFreezer(t *testing.T) {
+	need(t, LayerTreeKill, LayerPids)
+	pl := hidingPlan(t, kernelHides{CgroupKill: true, CgroupFreeze: true, V1Freezer: true})
+	l, _ := pl.report.Layer(LayerTreeKill)
+	if l.Active || !strings.Contains(l.Detail, "kills what its cgroups list") || l.Fix == "" {
+		t.Fatalf("cgroup kill layer: %+v", l)
+	}
+	if !pl.report.Active(LayerPids) || !pl.report.Active(LayerMemory) {
+		t.Fatal("hiding the kill took other cgroup layers with it")
+	}
+	for _, tc := range []struct{ act, ready string }{{"forkbomb", "fork refused"}, {"setsid", "child"}, {"stop", "stopping"}} {
+		tc := tc
+		t.Run(tc.act, func(t *testing.T) {
+			r := startOn(t, pl, tc.act, Limits{Processes: 24})
+			r.line(t, tc.ready, 10*time.Second)
+			if r.p.cg.kill != killByWalk {
+				t.Fatalf("the process's cgroup kills by %q", r.p.cg.kill)
+			}
+			if err := r.p.Kill(); err != nil {
+				t.Fatal(err)
+			}
+			r.wait(t, 5*time.Second)
+			assertNoLeftovers(t, r.p)
+		})
+	}
+}
+
+// Without a PID namespace as well, only the cgroup walk and the process group remain: a
+// fork bomb still dies whole.
+func TestNoCgroupKillNoPIDNamespace(t *testing.T) {
+	need(t, LayerTreeKill, LayerPids)
+	pl := hidingPlan(t, kernelHides{CgroupKill: true, CgroupFreeze: true, V1Freezer: true})
+	pl.pidns = false
+	for _, tc := range []struct{ act, ready string }{{"forkbomb", "fork refused"}, {"stop", "stopping"}} {
+		tc := tc
+		t.Run(tc.act, func(t *testing.T) {
+			r := startOn(t, pl, tc.act, Limits{Processes: 24})
+			r.line(t, tc.ready, 10*time.Second)
+			if err := r.p.Kill(); err != nil {
+				t.Fatal(err)
+			}
+			r.wait(t, 5*time.Second)
+			assertNoLeftovers(t, r.p)
+			if left := r.p.cg.procs(); len(left) > 0 {
+				t.Fatalf("processes left in the cgroup: %v", left)
+			}
+		})
+	}
+}
+
+// Landlock ABI 1 to 3 (Linux 5.13 to 6.6): no TCP rules and no signal scoping. The report
+// says the network and PID namespaces take over, and the bot still reaches nothing.
+func TestOlderLandlock(t *testing.T) {
+	need(t, LayerLandlock, LayerNetNS, LayerPIDNS)
+	if abi, _ := landlockABI(); abi < 4 {
+		t.Logf("this kernel's Landlock is ABI %d already", abi)
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	for _, abi := range []int{1, 2, 3} {
+		pl := hidingPlan(t, kernelHides{LandlockABI: abi})
+		l, _ := pl.report.Layer(LayerLandlock)
+		if !l.Active || !strings.Contains(l.Detail, "no TCP rules before ABI 4") || !strings.Contains(l.Detail, "network namespace alone") ||
+			!strings.Contains(l.Detail, "no signal scoping before ABI 6") {
+			t.Fatalf("ABI %d: landlock layer %+v", abi, l)
+		}
+		r := startOn(t, pl, "tcp:"+ln.Addr().String(), Limits{})
+		out := r.wait(t, 20*time.Second)
+		if strings.Contains(out, " ok") {
+			t.Fatalf("ABI %d: the bot reached the host: %q", abi, out)
+		}
+		if got := r.p.landlock; got != abi {
+			t.Errorf("the init applied Landlock ABI %d, want %d", got, abi)
+		}
+		// Writes outside the work dir are still refused at every ABI.
+		r2 := startOn(t, pl, "write:/tmp/arena-landlock-escape", Limits{})
+		if out := r2.wait(t, 20*time.Second); strings.Contains(out, " ok") {
+			t.Fatalf("ABI %d: %q", abi, out)
+		}
+	}
+}
+
+// No pressure stall information (before 4.20, CONFIG_PSI off, psi=0, or cgroup v1): the CPU
+// layer says the fair clock's wait comes from elsewhere, and CPUPressure says it has none.
+func TestNoPSI(t *testing.T) {
+	need(t, LayerCPU)
+	pl := hidingPlan(t, kernelHides{PSI: true})
+	l, _ := pl.report.Layer(LayerCPU)
+	if !l.Active || !strings.Contains(l.Detail, "pressure stall information hidden") {
+		t.Fatalf("cpu layer: %+v", l)
+	}
+	r := startOn(t, pl, "sleep:10s", Limits{})
+	r.line(t, "sleeping", 10*time.Second)
+	if _, ok := r.p.CPUPressure(); ok {
+		t.Fatal("CPUPressure answered with PSI hidden")
+	}
+}
+
+// Where the kernel keeps CPU pressure per cgroup (cgroup v2 with PSI), CPUPressure reads it;
+// elsewhere (cgroup v1, as on this project's CI machine) the report says it does not.
+func TestCPUPressure(t *testing.T) {
+	need(t, LayerCPU)
+	r := start(t, "spin", Limits{})
+	r.line(t, "spinning", 10*time.Second)
+	w, ok := r.p.CPUPressure()
+	l, _ := Probe().Layer(LayerCPU)
+	if ok != getPlan().psi || ok != strings.Contains(l.Detail, "(cpu.pressure)") {
+		t.Fatalf("CPUPressure ok=%v, plan psi=%v, report %q", ok, getPlan().psi, l.Detail)
+	}
+	if ok && w < 0 {
+		t.Fatalf("CPU pressure %v", w)
+	}
+	t.Logf("cpu pressure %v (ok %v): %s", w, ok, l.Detail)
+}
