@@ -51,6 +51,36 @@ func TestNoCgroupKillOrFreezer(t *testing.T) {
 	}
 }
 
+// No cgroup.kill (Linux 5.10 and older): the freezer stops the tree, every process is
+// killed, the tree is thawed.
+func TestNoCgroupKillFreezes(t *testing.T) {
+	need(t, LayerTreeKill, LayerPids)
+	pl := hidingPlan(t, kernelHides{CgroupKill: true})
+	l, _ := pl.report.Layer(LayerTreeKill)
+	want := freezeV1
+	if pl.cg.v2[cgFreezer] {
+		want = freezeV2
+	}
+	if !l.Active || pl.cg.kill != want || !strings.Contains(l.Detail, "freeze the tree") {
+		t.Fatalf("kill by %q, want %q; layer %+v", pl.cg.kill, want, l)
+	}
+	if want == freezeV2 && !strings.Contains(strings.Join(pl.report.Notes, "\n"), "no cgroup.kill") {
+		t.Errorf("notes %q do not say the kernel has no cgroup.kill", pl.report.Notes)
+	}
+	for _, tc := range []struct{ act, ready string }{{"forkbomb", "fork refused"}, {"setsid", "child"}} {
+		tc := tc
+		t.Run(tc.act, func(t *testing.T) {
+			r := startOn(t, pl, tc.act, Limits{Processes: 24})
+			r.line(t, tc.ready, 10*time.Second)
+			if err := r.p.Kill(); err != nil {
+				t.Fatal(err)
+			}
+			r.wait(t, 5*time.Second)
+			assertNoLeftovers(t, r.p)
+		})
+	}
+}
+
 // Without a PID namespace as well, only the cgroup walk and the process group remain: a
 // fork bomb still dies whole.
 func TestNoCgroupKillNoPIDNamespace(t *testing.T) {

@@ -355,6 +355,11 @@ func (p *plan) fill(why map[string]string) {
 			if c.res == cgCPU {
 				what += p.pressureWords()
 			}
+			if c.res == cgMemory && p.cg.v2[cgMemory] {
+				if _, err := os.Stat(filepath.Join(p.cg.base[cgMemory], owner(), "memory.peak")); err != nil {
+					what += "; no memory.peak before Linux 5.19: the peak is the largest process's peak RSS"
+				}
+			}
 			rep.set(c.layer, true, "cgroup %s at %s: %s", v, p.cg.base[c.res], what)
 		} else {
 			rep.set(c.layer, false, "%s", p.cg.why[c.res])
