@@ -77,30 +77,33 @@ func (f *fixer) cgroupV2(err error) string {
 	switch {
 	case errors.Is(err, syscall.EROFS):
 		return containerFlags
+	case !f.root && f.systemd && f.userManager:
+		return f.delegatedUnit()
+	case !f.root:
+		return f.sudo()
 	case f.container:
 		return containerFlags
-	case errors.Is(err, errNoControllers) && f.root:
-		return "the kernel offers no memory, pids or cpu controller: boot with systemd.unified_cgroup_hierarchy=1 and without cgroup_disable= or cgroup_no_v1= for them"
-	case f.systemd && (f.root || f.userManager):
+	case errors.Is(err, errNoControllers):
+		return "the kernel offers no memory, pids or cpu controller: boot with systemd.unified_cgroup_hierarchy=1 and without cgroup_disable= for them"
+	case f.systemd:
 		return f.delegatedUnit()
-	case f.root:
-		return "run the arena in a cgroup of its own that holds no other process (mkdir /sys/fs/cgroup/arena && echo $$ > /sys/fs/cgroup/arena/cgroup.procs, then " + f.command() + ")"
 	}
-	return f.sudo()
+	return "run the arena in a cgroup of its own that holds no other process: mkdir /sys/fs/cgroup/arena && echo $$ > /sys/fs/cgroup/arena/cgroup.procs && " + f.command()
 }
 
 // cgroupV1 is the fix for a cgroup v1 hierarchy the arena cannot write.
 func (f *fixer) cgroupV1(err error) string {
-	if f.root {
-		if errors.Is(err, syscall.EROFS) || f.container {
-			return containerFlags
-		}
-		return "mount the cgroup hierarchies read-write"
-	}
-	if f.systemd {
+	switch {
+	case errors.Is(err, syscall.EROFS):
+		return containerFlags
+	case !f.root && f.systemd:
 		return f.sudo() + " (cgroup v1 delegates nothing to users; or boot with systemd.unified_cgroup_hierarchy=1 and use " + f.delegatedUnit() + ")"
+	case !f.root:
+		return f.sudo()
+	case f.container:
+		return containerFlags
 	}
-	return f.sudo()
+	return "mount the cgroup hierarchies read-write"
 }
 
 func (f *fixer) mountCgroups() string {
