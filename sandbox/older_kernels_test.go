@@ -12,6 +12,10 @@ import (
 // Older and other kernels, forced on this one: each missing feature degrades to the next best
 // layer, the report says so, and what the layer was for still holds.
 
+// readyWait bounds the wait for an act's first line: milliseconds here, but a fork bomb on an
+// emulated VM (the cgroup v2 leg) took over 10 s to print.
+const readyWait = 60 * time.Second
+
 // hidingPlan probes this machine again as if the kernel lacked what h hides.
 func hidingPlan(t *testing.T, h kernelHides) *plan {
 	t.Helper()
@@ -38,7 +42,7 @@ func TestNoCgroupKillOrFreezer(t *testing.T) {
 		tc := tc
 		t.Run(tc.act, func(t *testing.T) {
 			r := startOn(t, pl, tc.act, Limits{Processes: 24})
-			r.line(t, tc.ready, 10*time.Second)
+			r.line(t, tc.ready, readyWait)
 			if r.p.cg.kill != killByWalk {
 				t.Fatalf("the process's cgroup kills by %q", r.p.cg.kill)
 			}
@@ -71,7 +75,7 @@ func TestNoCgroupKillFreezes(t *testing.T) {
 		tc := tc
 		t.Run(tc.act, func(t *testing.T) {
 			r := startOn(t, pl, tc.act, Limits{Processes: 24})
-			r.line(t, tc.ready, 10*time.Second)
+			r.line(t, tc.ready, readyWait)
 			if err := r.p.Kill(); err != nil {
 				t.Fatal(err)
 			}
@@ -91,7 +95,7 @@ func TestNoCgroupKillNoPIDNamespace(t *testing.T) {
 		tc := tc
 		t.Run(tc.act, func(t *testing.T) {
 			r := startOn(t, pl, tc.act, Limits{Processes: 24})
-			r.line(t, tc.ready, 10*time.Second)
+			r.line(t, tc.ready, readyWait)
 			if err := r.p.Kill(); err != nil {
 				t.Fatal(err)
 			}
@@ -150,7 +154,7 @@ func TestNoPSI(t *testing.T) {
 		t.Fatalf("cpu layer: %+v", l)
 	}
 	r := startOn(t, pl, "sleep:10s", Limits{})
-	r.line(t, "sleeping", 10*time.Second)
+	r.line(t, "sleeping", readyWait)
 	if _, ok := r.p.CPUPressure(); ok {
 		t.Fatal("CPUPressure answered with PSI hidden")
 	}
@@ -161,7 +165,7 @@ func TestNoPSI(t *testing.T) {
 func TestCPUPressure(t *testing.T) {
 	need(t, LayerCPU)
 	r := start(t, "spin", Limits{})
-	r.line(t, "spinning", 10*time.Second)
+	r.line(t, "spinning", readyWait)
 	w, ok := r.p.CPUPressure()
 	l, _ := Probe().Layer(LayerCPU)
 	if ok != getPlan().psi || ok != strings.Contains(l.Detail, "(cpu.pressure)") {
