@@ -49,7 +49,7 @@ func TestNoCgroupKillOrFreezer(t *testing.T) {
 			if err := r.p.Kill(); err != nil {
 				t.Fatal(err)
 			}
-			r.wait(t, 5*time.Second)
+			r.wait(t, readyWait)
 			assertNoLeftovers(t, r.p)
 		})
 	}
@@ -79,7 +79,7 @@ func TestNoCgroupKillFreezes(t *testing.T) {
 			if err := r.p.Kill(); err != nil {
 				t.Fatal(err)
 			}
-			r.wait(t, 5*time.Second)
+			r.wait(t, readyWait)
 			assertNoLeftovers(t, r.p)
 		})
 	}
@@ -99,7 +99,7 @@ func TestNoCgroupKillNoPIDNamespace(t *testing.T) {
 			if err := r.p.Kill(); err != nil {
 				t.Fatal(err)
 			}
-			r.wait(t, 5*time.Second)
+			r.wait(t, readyWait)
 			assertNoLeftovers(t, r.p)
 			if left := r.p.cg.procs(); len(left) > 0 {
 				t.Fatalf("processes left in the cgroup: %v", left)
