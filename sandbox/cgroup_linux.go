@@ -3,7 +3,6 @@
 package sandbox
 
 import (
-	"bufio"
 	"errors"
 	"fmt"
 	"os"
@@ -36,176 +35,23 @@ type cgroupPlan struct {
 	base map[string]string // resource -> base dir (".../arena-sandbox")
 	v2   map[string]bool
 	why  map[string]string // resource -> why it is unavailable
+	fix  map[string]string // resource -> the command that would give it
+	// kill is how a tree is killed at once (killV2, freezeV2, freezeV1, or killByWalk).
+	kill string
+	// killNote says how the kill degrades on this kernel, when it does.
+	killNote string
+	// v2Dir is the cgroup v2 directory whose controllers the arena enables.
+	v2Dir string
+	notes []string
 }
 
 func (p *cgroupPlan) has(res string) bool { return p != nil && p.base[res] != "" }
-
-// ownCgroups parses /proc/self/cgroup: controller (or "" for v2) -> path.
-func ownCgroups() map[string]string {
-	out := map[string]string{}
-	f, err := os.Open("/proc/self/cgroup")
-	if err != nil {
-		return out
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		parts := strings.SplitN(sc.Text(), ":", 3)
-		if len(parts) != 3 {
-			continue
-		}
-		if parts[1] == "" {
-			out[""] = parts[2]
-			continue
-		}
-		for _, c := range strings.Split(parts[1], ",") {
-			out[c] = parts[2]
-		}
-	}
-	return out
-}
-
-// cgroupMounts parses /proc/self/mountinfo: controller (or "" for v2) -> mount point.
-func cgroupMounts() map[string]string {
-	out := map[string]string{}
-	f, err := os.Open("/proc/self/mountinfo")
-	if err != nil {
-		return out
-	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fields := strings.Fields(sc.Text())
-		sep := -1
-		for i, f := range fields {
-			if f == "-" {
-				sep = i
-				break
-			}
-		}
-		if sep < 0 || len(fields) < sep+4 {
-			continue
-		}
-		mnt, fstype, opts := fields[4], fields[sep+1], fields[sep+3]
-		switch fstype {
-		case "cgroup2":
-			if _, ok := out[""]; !ok {
-				out[""] = mnt
-			}
-		case "cgroup":
-			for _, o := range strings.Split(opts, ",") {
-				if _, ok := out[o]; !ok {
-					out[o] = mnt
-				}
-			}
-		}
-	}
-	return out
-}
-
-// planCgroups finds, for every resource, a place where this process may create cgroups: a v2
-// cgroup whose controllers it can delegate, else a v1 hierarchy with that controller.
-func planCgroups(owner string) *cgroupPlan {
-	p := &cgroupPlan{base: map[string]string{}, v2: map[string]bool{}, why: map[string]string{}}
-	mounts, own := cgroupMounts(), ownCgroups()
-	if len(mounts) == 0 {
-		for _, r := range cgResources {
-			p.why[r] = "no cgroup filesystem is mounted"
-		}
-		return p
-	}
-	// v2 first: one tree, one directory for everything it offers.
-	if m, ok := mounts[""]; ok {
-		dir := filepath.Join(m, own[""])
-		ctrl, _ := os.ReadFile(filepath.Join(dir, "cgroup.controllers"))
-		have := map[string]bool{}
-		for _, c := range strings.Fields(string(ctrl)) {
-			have[c] = true
-		}
-		want := []string{}
-		for _, c := range []string{"memory", "pids", "cpu"} {
-			if have[c] {
-				want = append(want, "+"+c)
-			}
-		}
-		if len(want) > 0 {
-			base := filepath.Join(dir, cgroupDirName)
-			err := enableV2(dir, want)
-			if err == nil {
-				err = os.MkdirAll(filepath.Join(base, owner), 0o755)
-			}
-			if err == nil {
-				err = enableV2(base, want)
-			}
-			if err == nil {
-				err = enableV2(filepath.Join(base, owner), want)
-			}
-			if err == nil {
-				for _, c := range want {
-					switch c[1:] {
-					case "memory":
-						p.base[cgMemory], p.v2[cgMemory] = base, true
-					case "pids":
-						p.base[cgPids], p.v2[cgPids] = base, true
-					case "cpu":
-						p.base[cgCPU], p.v2[cgCPU] = base, true
-						p.base[cgCPUAcct], p.v2[cgCPUAcct] = base, true
-					}
-				}
-				if _, err := os.Stat(filepath.Join(dir, "cgroup.kill")); err == nil {
-					p.base[cgFreezer], p.v2[cgFreezer] = base, true
-				}
-			} else {
-				for _, r := range cgResources {
-					p.why[r] = fmt.Sprintf("cgroup v2 %s: cannot delegate controllers (%v); run the arena in a cgroup of its own with delegation (systemd-run -p Delegate=yes)", dir, err)
-				}
-			}
-		}
-	}
-	for _, r := range cgResources {
-		if p.base[r] != "" {
-			continue
-		}
-		m, ok := mounts[r]
-		if !ok {
-			if p.why[r] == "" {
-				p.why[r] = "no cgroup v1 hierarchy and no cgroup v2 delegation for the " + r + " controller"
-			}
-			continue
-		}
-		base := filepath.Join(m, own[r], cgroupDirName)
-		if err := os.MkdirAll(filepath.Join(base, owner), 0o755); err != nil {
-			p.why[r] = fmt.Sprintf("cgroup v1 %s: %v", r, err)
-			continue
-		}
-		p.base[r] = base
-		delete(p.why, r)
-	}
-	return p
-}
-
-func enableV2(dir string, ctrls []string) error {
-	cur, _ := os.ReadFile(filepath.Join(dir, "cgroup.subtree_control"))
-	on := map[string]bool{}
-	for _, c := range strings.Fields(string(cur)) {
-		on[c] = true
-	}
-	missing := []string{}
-	for _, c := range ctrls {
-		if !on[c[1:]] {
-			missing = append(missing, c)
-		}
-	}
-	if len(missing) == 0 {
-		return nil
-	}
-	return os.WriteFile(filepath.Join(dir, "cgroup.subtree_control"), []byte(strings.Join(missing, " ")), 0)
-}
 
 // cgroup is the set of cgroup directories of one sandboxed process.
 type cgroup struct {
 	dirs map[string]string // resource -> directory
 	v2   map[string]bool
+	kill string   // the plan's kill method
 	all  []string // unique directories, in creation order
 	cpuF *os.File // kept open so Snapshot costs one pread
 	// memF is the current-memory file, kept open too: opening a cgroup file costs about
@@ -215,7 +61,7 @@ type cgroup struct {
 
 // newCgroup makes the process's cgroups and sets its limits. The init is added by add.
 func (p *cgroupPlan) newCgroup(owner, name string, l Limits) (*cgroup, error) {
-	c := &cgroup{dirs: map[string]string{}, v2: map[string]bool{}}
+	c := &cgroup{dirs: map[string]string{}, v2: map[string]bool{}, kill: p.kill}
 	made := map[string]bool{}
 	for _, r := range cgResources {
 		base := p.base[r]
@@ -430,39 +276,70 @@ func (c *cgroup) procs() []int {
 	return out
 }
 
-// kill kills every process in the set: v2 cgroup.kill, or v1 freeze, kill, thaw, so that
-// nothing can fork while it is being killed.
-func (c *cgroup) kill() bool {
+// killAll kills every process in the set at once: v2 cgroup.kill; or freeze (v2 or v1), kill,
+// thaw, so that nothing can fork while it is being killed; or, with no freezer, by killing
+// what cgroup.procs lists until nothing is left. It reports whether a cgroup did it.
+func (c *cgroup) killAll() bool {
 	if c == nil {
 		return false
 	}
 	d, ok := c.dirs[cgFreezer]
 	if !ok {
-		for _, pid := range c.procs() {
-			_ = syscall.Kill(pid, syscall.SIGKILL)
-		}
+		c.killListed()
 		return false
 	}
-	if c.v2[cgFreezer] {
-		return os.WriteFile(filepath.Join(d, "cgroup.kill"), []byte("1"), 0) == nil
-	}
-	state := filepath.Join(d, "freezer.state")
-	_ = os.WriteFile(state, []byte("FROZEN"), 0)
-	for i := 0; i < 50; i++ {
-		b, _ := os.ReadFile(state)
-		if strings.TrimSpace(string(b)) != "FREEZING" {
-			break
+	switch c.kill {
+	case killV2:
+		if os.WriteFile(filepath.Join(d, "cgroup.kill"), []byte("1"), 0) == nil {
+			return true
 		}
-		time.Sleep(time.Millisecond)
+	case freezeV2:
+		_ = os.WriteFile(filepath.Join(d, "cgroup.freeze"), []byte("1"), 0)
+		// cgroup.events says "frozen 1" once every task stopped; a task stuck in the kernel
+		// can delay that, and SIGKILL reaches frozen tasks anyway.
+		for i := 0; i < 50; i++ {
+			b, _ := os.ReadFile(filepath.Join(d, "cgroup.events"))
+			if keyedValue(b, "frozen") == 1 {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		c.killListed()
+		_ = os.WriteFile(filepath.Join(d, "cgroup.freeze"), []byte("0"), 0)
+		return true
+	case freezeV1:
+		state := filepath.Join(d, "freezer.state")
+		_ = os.WriteFile(state, []byte("FROZEN"), 0)
+		for i := 0; i < 50; i++ {
+			b, _ := os.ReadFile(state)
+			if strings.TrimSpace(string(b)) != "FREEZING" {
+				break
+			}
+			time.Sleep(time.Millisecond)
+		}
+		c.killListed()
+		_ = os.WriteFile(state, []byte("THAWED"), 0)
+		return true
 	}
-	b, _ := os.ReadFile(filepath.Join(d, "cgroup.procs"))
-	for _, f := range strings.Fields(string(b)) {
-		if n, err := strconv.Atoi(f); err == nil {
-			_ = syscall.Kill(n, syscall.SIGKILL)
+	c.killListed()
+	return false
+}
+
+// killListed kills what the set's cgroups list, again while new processes appear (a bounded
+// number of rounds: the pids limit bounds how many a fork race can make).
+func (c *cgroup) killListed() {
+	for round := 0; round < 100; round++ {
+		pids := c.procs()
+		if len(pids) == 0 {
+			return
+		}
+		for _, pid := range pids {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		if round > 0 {
+			time.Sleep(time.Millisecond)
 		}
 	}
-	_ = os.WriteFile(state, []byte("THAWED"), 0)
-	return true
 }
 
 // remove deletes the set's directories, killing anything still inside first.
@@ -493,6 +370,7 @@ func removeCgroupDirs(dirs []string) {
 					}
 				}
 				_ = os.WriteFile(filepath.Join(d, "freezer.state"), []byte("THAWED"), 0)
+				_ = os.WriteFile(filepath.Join(d, "cgroup.freeze"), []byte("0"), 0)
 			}
 			time.Sleep(2 * time.Millisecond)
 		}

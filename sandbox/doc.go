@@ -35,10 +35,29 @@
 // rlimits and execs the bot in its own process group, which Kill removes whole; Probe reports
 // every Linux layer as missing, and Strict refuses to start.
 //
+// # Cgroups
+//
+// On cgroup v2 the arena makes <cgroup>/arena-sandbox/<owner>/<process>, where <cgroup> is
+// its own cgroup when it may enable the memory, pids and cpu controllers there: the real root
+// (a VM, a host without systemd), a cgroup systemd delegated to it (systemd-run [--user]
+// --scope -p Delegate=yes), or the root of a container's private cgroup namespace. cgroup v2
+// lets a cgroup other than the real root enable controllers only while it holds no process,
+// so the arena first moves every process of its cgroup (itself first) into
+// <cgroup>/arena-leaf, as a container init does; an arena started in such a leaf uses the
+// cgroup above it. As root in a cgroup systemd did not delegate (a login session) it leaves
+// systemd's cgroups alone and uses the hierarchy's root. Controllers v2 does not give come
+// from v1 hierarchies where mounted. The tree is killed by cgroup.kill (Linux 5.14), else by
+// freezing it (v2 cgroup.freeze, 5.2, or the v1 freezer), killing every process and thawing,
+// else by killing what cgroup.procs lists until it is empty. cgroupplan_test.go holds a fake
+// cgroup v2 kernel that keeps the rules the planner lives with.
+//
 // # Honesty
 //
 // Probe tries every layer once per process by starting a real sandbox and reports each one,
-// active or not and why (Report.Write prints it for `arena sandbox check`). Start uses what
+// active or not and why, and for each missing one the command that would give it on this
+// machine (Report.Write prints it for `arena sandbox check`). Features of newer kernels
+// (cgroup.kill, Landlock's TCP rules and signal scoping, pressure stall information) degrade
+// to the next best layer, and tests hide them (kernelHides) to prove it. Start uses what
 // works and degrades to rlimits, a process group and a child subreaper where namespaces or
 // cgroups are missing; Spec.Strict makes Start refuse instead, naming the missing layer.
 //

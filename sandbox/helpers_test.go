@@ -27,6 +27,13 @@ type run struct {
 // start runs the test binary with act in a sandbox and reads its output in the background.
 func start(t *testing.T, act string, l Limits, edit ...func(*Spec)) *run {
 	t.Helper()
+	return startOn(t, nil, act, l, edit...)
+}
+
+// startOn is start on a plan of its own (nil: this machine's), such as one that hides kernel
+// features.
+func startOn(t *testing.T, pl *plan, act string, l Limits, edit ...func(*Spec)) *run {
+	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -35,7 +42,12 @@ func start(t *testing.T, act string, l Limits, edit ...func(*Spec)) *run {
 	for _, e := range edit {
 		e(&spec)
 	}
-	p, err := Start(spec)
+	var p *Process
+	if pl == nil {
+		p, err = Start(spec)
+	} else {
+		p, err = startWith(pl, spec)
+	}
 	if err != nil {
 		t.Fatalf("start %s: %v", act, err)
 	}

@@ -29,6 +29,11 @@ type plan struct {
 	landlock                                    int
 	cg                                          *cgroupPlan
 	workTmpfs                                   bool
+	// hides are kernel features this plan pretends missing (tests of older kernels).
+	hides kernelHides
+	// psi: the kernel measures CPU pressure per cgroup (cpu.pressure), see CPUPressure.
+	psi bool
+	fix *fixer
 }
 
 var (
@@ -61,7 +66,7 @@ func (p *plan) bare(keepSeccomp bool) *plan {
 	q.workTmpfs = false
 	q.root = false
 	q.seccomp = q.seccomp && keepSeccomp
-	q.cg = &cgroupPlan{base: map[string]string{}, v2: map[string]bool{}, why: map[string]string{}}
+	q.cg = newCgroupPlan()
 	return &q
 }
 
@@ -80,8 +85,11 @@ func (p *plan) cloneflags(network bool) uintptr {
 	return f
 }
 
-func probe() *plan {
-	p := &plan{report: &Report{}}
+func probe() *plan { return probeWith(kernelHides{}) }
+
+// probeWith is probe on a kernel without the features hides names.
+func probeWith(hides kernelHides) *plan {
+	p := &plan{report: &Report{}, hides: hides, fix: thisFixer()}
 	rep := p.report
 	for _, n := range layerOrder {
 		rep.Layers = append(rep.Layers, Layer{Name: n})
@@ -107,13 +115,17 @@ func probe() *plan {
 	// Landlock is a property of the kernel; the probe run below checks it can be applied.
 	if abi, err := landlockABI(); err == nil {
 		p.landlock = abi
+		if hides.LandlockABI > 0 && hides.LandlockABI < abi {
+			p.landlock = hides.LandlockABI
+		}
 	} else {
 		rep.set(LayerLandlock, false, "the kernel does not offer Landlock (%v)", err)
+		rep.setFix(LayerLandlock, p.fix.landlock(err))
 	}
 	p.seccomp = true
 	p.userns, p.mountns, p.pidns, p.netns, p.ipcns, p.utsns = true, true, true, true, true, true
 	p.cgroupns = true
-	p.cg = planCgroups(owner())
+	p.cg = planCgroups(owner(), hides)
 
 	// Work directory tmpfs.
 	if p.root {
@@ -133,6 +145,7 @@ func probe() *plan {
 		}
 	} else {
 		rep.set(LayerWorkDir, false, "not root: cannot mount a size-limited tmpfs; the bot writes into a plain directory, bounded only by the file size rlimit")
+		rep.setFix(LayerWorkDir, p.fix.sudo())
 	}
 
 	// Try a real sandbox; drop what fails and try again.
@@ -210,7 +223,7 @@ func (p *plan) disable(step string, err error) string {
 			return LayerSeccomp
 		}
 	case "cgroup":
-		p.cg = &cgroupPlan{base: map[string]string{}, v2: map[string]bool{}, why: map[string]string{}}
+		p.cg = newCgroupPlan()
 		for _, r := range cgResources {
 			p.cg.why[r] = err.Error()
 		}
@@ -218,6 +231,9 @@ func (p *plan) disable(step string, err error) string {
 	}
 	return ""
 }
+
+// probeTimeout bounds the wait for the probe's init.
+const probeTimeout = 30 * time.Second
 
 // tryRun starts one sandbox in probe mode and reports the step that failed.
 func (p *plan) tryRun() (string, error) {
@@ -254,7 +270,10 @@ func (p *plan) tryRun() (string, error) {
 	if err != nil {
 		return run.step, err
 	}
-	ev := run.next(5 * time.Second)
+	// A start takes milliseconds, but the first one on a cold, slow machine (an emulated VM
+	// reading the binary over its shared filesystem) took over 5 s: a slow start must not
+	// make the report drop every layer.
+	ev := run.next(probeTimeout)
 	_ = run.cmd.Process.Kill()
 	_ = run.cmd.Wait()
 	switch {
@@ -307,9 +326,16 @@ func (p *plan) fill(why map[string]string) {
 		rep.set(LayerUID, true, "each bot runs as its own host uid (from %d up), never the arena's", uidBase)
 	} else {
 		rep.set(LayerUID, false, "the arena is not root: bots run as the arena's own uid")
+		rep.setFix(LayerUID, p.fix.sudo())
 	}
 	if p.workTmpfs {
 		rep.set(LayerWorkDir, true, "a tmpfs of the disk limit, owned by the bot, noexec, at the same path inside and out")
+	}
+	if !p.hides.PSI && p.cg.has(cgCPU) {
+		if d := p.cg.base[cgCPU]; d != "" {
+			_, err := os.Stat(filepath.Join(d, owner(), "cpu.pressure"))
+			p.psi = err == nil
+		}
 	}
 	for _, c := range []struct{ layer, res, what string }{
 		{LayerMemory, cgMemory, "memory limit, peak and OOM kills"},
@@ -322,13 +348,43 @@ func (p *plan) fill(why map[string]string) {
 			if p.cg.v2[c.res] {
 				v = "v2"
 			}
-			rep.set(c.layer, true, "cgroup %s at %s: %s", v, p.cg.base[c.res], c.what)
+			what := c.what
+			if c.res == cgFreezer {
+				what = killWords[p.cg.kill]
+			}
+			if c.res == cgCPU {
+				what += p.pressureWords()
+			}
+			if c.res == cgMemory && p.cg.v2[cgMemory] {
+				if _, err := os.Stat(filepath.Join(p.cg.base[cgMemory], owner(), "memory.peak")); err != nil {
+					what += "; no memory.peak before Linux 5.19: the peak is the largest process's peak RSS"
+				}
+			}
+			rep.set(c.layer, true, "cgroup %s at %s: %s", v, p.cg.base[c.res], what)
 		} else {
 			rep.set(c.layer, false, "%s", p.cg.why[c.res])
+			rep.setFix(c.layer, p.cg.fix[c.res])
 		}
 	}
 	if p.cg.has(cgCPU) && !p.cg.has(cgCPUAcct) {
 		rep.set(LayerCPU, false, "CPU quota works but no cpuacct to measure the total: %s", p.cg.why[cgCPUAcct])
+		rep.setFix(LayerCPU, p.cg.fix[cgCPUAcct])
+	}
+	rep.Notes = append(rep.Notes, p.cg.notes...)
+	if p.cg.killNote != "" {
+		rep.Notes = append(rep.Notes, "cgroup kill: "+p.cg.killNote)
+	}
+	for _, c := range []struct {
+		layer string
+		on    bool
+	}{{LayerUserNS, p.userns}, {LayerPIDNS, p.pidns}, {LayerMountNS, p.mountns}, {LayerFiles, p.mountns},
+		{LayerNetNS, p.netns}, {LayerIPCNS, p.ipcns}, {LayerUTSNS, p.utsns}} {
+		if !c.on {
+			rep.setFix(c.layer, p.fix.userNamespaces())
+		}
+	}
+	if !p.cgroupns {
+		rep.setFix(LayerCgroupNS, "upgrade to Linux 4.6 or later")
 	}
 	if p.root {
 		rep.set(LayerRlimits, true, "core 0, cpu seconds, file size, open files, processes per uid, no locked memory")
@@ -344,13 +400,24 @@ func (p *plan) fill(why map[string]string) {
 		extra := ""
 		if p.landlock >= 4 {
 			extra += "; no TCP bind or connect"
+		} else if p.netns {
+			extra += "; no TCP rules before ABI 4 (Linux 6.7): the network namespace alone keeps the bot off the network"
+		} else {
+			extra += "; no TCP rules before ABI 4 (Linux 6.7) and no network namespace: the bot can reach the network"
 		}
 		if p.landlock >= 6 {
 			extra += "; no signals or abstract sockets outside the bot"
+		} else if p.pidns {
+			extra += "; no signal scoping before ABI 6 (Linux 6.12): the PID namespace hides every other process from the bot"
+		} else {
+			extra += "; no signal scoping before ABI 6 (Linux 6.12) and no PID namespace: the bot can signal processes of its own uid"
 		}
 		rep.set(LayerLandlock, true, "ABI %d: read only its files and runtime, write only its work dir%s", p.landlock, extra)
-	} else if w := why[LayerLandlock]; w != "" {
+	} else if w := because(LayerLandlock, ""); w != "" {
 		rep.set(LayerLandlock, false, "%s", w)
+	}
+	if !p.seccomp {
+		rep.setFix(LayerSeccomp, "a kernel with CONFIG_SECCOMP_FILTER; in a container: --security-opt seccomp=unconfined")
 	}
 	if p.pidns {
 		rep.set(LayerSubreaper, true, "not needed: the PID namespace holds the tree; its own process group as well")
@@ -362,6 +429,31 @@ func (p *plan) fill(why map[string]string) {
 		mem = "cgroup"
 	}
 	rep.Notes = append(rep.Notes, fmt.Sprintf("memory accounting: %s; state in %s", mem, p.state))
+}
+
+// killWords says how the cgroup kill works for each kill method.
+var killWords = map[string]string{
+	killV2:   "kill the whole tree at once (cgroup.kill)",
+	freezeV2: "freeze the tree, kill every process, thaw (cgroup.freeze; this kernel has no cgroup.kill)",
+	freezeV1: "freeze the tree, kill every process, thaw (v1 freezer)",
+}
+
+// pressureWords adds to the CPU layer's line whether the kernel measures the time the bot's
+// tree waited for a CPU (what a fair CPU clock subtracts), and what replaces it when not.
+func (p *plan) pressureWords() string {
+	if p.psi {
+		return "; time waiting for a CPU (cpu.pressure)"
+	}
+	why := "no pressure stall information (Linux 4.20 with CONFIG_PSI, not booted with psi=0)"
+	switch _, err := os.Stat("/proc/pressure/cpu"); {
+	case p.hides.PSI:
+		why = "pressure stall information hidden"
+	case err == nil && !p.cg.v2[cgCPU]:
+		why = "cgroup v1 keeps no CPU pressure per cgroup"
+	case err == nil:
+		why = "the kernel keeps no CPU pressure per cgroup (cgroup.pressure off)"
+	}
+	return "; " + why + ": a fair clock reads the wait for a CPU per process (run-queue delay) instead"
 }
 
 // uids fills the ids the init maps and the bot runs as.

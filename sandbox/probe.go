@@ -41,6 +41,8 @@ type Layer struct {
 	Active bool
 	// Detail says how the layer works here, or why it is not active.
 	Detail string
+	// Fix is, for a missing layer, the command (or setting) that would give it here.
+	Fix string
 }
 
 // Report is what Probe found: every layer, active or not and why.
@@ -88,6 +90,16 @@ func (r *Report) set(name string, active bool, format string, args ...any) {
 	r.Layers = append(r.Layers, Layer{Name: name, Active: active, Detail: d})
 }
 
+// setFix records the command that would give a missing layer.
+func (r *Report) setFix(name, fix string) {
+	for i := range r.Layers {
+		if r.Layers[i].Name == name {
+			r.Layers[i].Fix = fix
+			return
+		}
+	}
+}
+
 // Write prints the report, one layer a line, for `arena sandbox check`.
 func (r *Report) Write(w io.Writer) error {
 	var b strings.Builder
@@ -99,6 +111,9 @@ func (r *Report) Write(w io.Writer) error {
 			active++
 		}
 		fmt.Fprintf(&b, "  %s  %-26s %s\n", mark, l.Name, l.Detail)
+		if !l.Active && l.Fix != "" {
+			fmt.Fprintf(&b, "       %-26s fix: %s\n", "", l.Fix)
+		}
 	}
 	head := fmt.Sprintf("sandbox: %d of %d layers active\n", active, len(r.Layers))
 	if active < len(r.Layers) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -268,7 +269,7 @@ func (p *Process) KillFor(kind, detail string) error {
 // empties its PID namespace), and without a PID namespace the init's process group and its
 // descendants, repeatedly until none is left.
 func (p *Process) killTree() {
-	p.cg.kill()
+	p.cg.killAll()
 	if p.run == nil || p.run.cmd == nil || p.run.cmd.Process == nil {
 		return
 	}
@@ -277,18 +278,36 @@ func (p *Process) killTree() {
 		_ = syscall.Kill(pid, syscall.SIGKILL)
 		return
 	}
+	// The init, a child subreaper, stays alive until its descendants are gone: orphans (a
+	// child in a session of its own whose parent died) come back to it and are found by the
+	// next round. Killing its process group first would kill the init too, and its orphans
+	// would escape to the host's init.
 	for i := 0; i < 50; i++ {
-		_ = syscall.Kill(-pid, syscall.SIGKILL)
-		kids := descendants(pid)
-		for _, k := range kids {
-			_ = syscall.Kill(k, syscall.SIGKILL)
+		live := 0
+		for _, k := range descendants(pid) {
+			if !zombie(k) {
+				live++
+				_ = syscall.Kill(k, syscall.SIGKILL)
+			}
 		}
-		if len(kids) == 0 {
+		if live == 0 {
 			break
 		}
 		time.Sleep(time.Millisecond)
 	}
+	_ = syscall.Kill(-pid, syscall.SIGKILL)
 	_ = syscall.Kill(pid, syscall.SIGKILL)
+}
+
+// zombie reports whether pid has exited and waits to be reaped (or is gone).
+func zombie(pid int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return true
+	}
+	s := string(b)
+	i := strings.LastIndexByte(s, ')')
+	return i < 0 || i+2 >= len(s) || s[i+2] == 'Z' || s[i+2] == 'X'
 }
 
 // Reason explains how the process ended; KindRunning before the end.

@@ -190,12 +190,7 @@ func Cleanup() (CleanupReport, error) {
 	var rep CleanupReport
 	var errs []error
 	// Cgroups: <base>/<owner>/<process>.
-	mounts, own := cgroupMounts(), ownCgroups()
-	var bases []string
-	for key, m := range mounts {
-		bases = append(bases, filepath.Join(m, own[key], cgroupDirName))
-	}
-	for _, base := range bases {
+	for _, base := range cgroupBases() {
 		owners, _ := os.ReadDir(base)
 		for _, o := range owners {
 			if !o.IsDir() || ownerAlive(o.Name()) {
