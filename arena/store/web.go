@@ -202,7 +202,7 @@ type LadderMatch struct {
 	Game     string        `json:"game"`
 	Kind     string        `json:"kind"`
 	Status   string        `json:"status"`
-	Seed     uint64        `json:"seed"`
+	Seed     uint64        `json:"seed,string"`
 	Started  time.Time     `json:"started"`
 	Finished time.Time     `json:"finished,omitzero"`
 	Summary  string        `json:"summary"`
