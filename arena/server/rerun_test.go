@@ -56,7 +56,9 @@ func TestAuthorReRunsHerLadderMatchLocally(t *testing.T) {
 		var ms struct{ Matches []store.LadderMatch }
 		ada.apiJSON("GET", fmt.Sprintf("/api/v1/games/dynamite/matches?kind=ladder&status=done&bot=%d", va.BotID), nil, http.StatusOK, &ms)
 		for _, x := range ms.Matches {
-			if len(x.Seats) == 2 && (x.Seats[0].Author == "bob" || x.Seats[1].Author == "bob") {
+			// One without faults: on a loaded machine a bot may miss its start (recorded as a
+			// crash, which a live re-run rightly reports as its first difference).
+			if len(x.Seats) == 2 && (x.Seats[0].Author == "bob" || x.Seats[1].Author == "bob") && x.Seats[0].Faults+x.Seats[1].Faults == 0 {
 				m = x
 				break
 			}
