@@ -138,7 +138,11 @@ func (s *Server) accept(ctx context.Context, u store.User, game, name, filename 
 	if err != nil {
 		return store.Version{}, err
 	}
-	v, err := s.st.AddVersionWithin(ctx, u.ID, b.ID, size, rating.DefaultMu, rating.DefaultSigma, s.opt.Quota)
+	start, err := s.startingSkill(ctx, b.ID)
+	if err != nil {
+		return store.Version{}, err
+	}
+	v, err := s.st.AddVersionWithin(ctx, u.ID, b.ID, size, start.Mu, start.Sigma, s.opt.Quota)
 	var qe *store.QuotaError
 	if errors.As(err, &qe) {
 		_ = s.st.DropEmptyBot(context.WithoutCancel(ctx), b.ID)
@@ -196,4 +200,19 @@ func treeSize(dir string) (int64, error) {
 		return err
 	})
 	return n, err
+}
+
+// startingSkill is a new version's rating: its bot's active version's (the newest that passed
+// validation), widened (rating.Inherit), or a new bot's.
+func (s *Server) startingSkill(ctx context.Context, botID int64) (rating.Skill, error) {
+	vs, err := s.st.Versions(ctx, botID) // newest first
+	if err != nil {
+		return rating.Skill{}, err
+	}
+	for _, v := range vs {
+		if v.Status == store.VersionOK {
+			return rating.Inherit(rating.Skill{Mu: v.Mu, Sigma: v.Sigma}), nil
+		}
+	}
+	return rating.Skill{Mu: rating.DefaultMu, Sigma: rating.DefaultSigma}, nil
 }
