@@ -40,8 +40,9 @@ const applicationID = 0x41726e61
 // SchemaVersion is the schema this arena writes, stored in PRAGMA user_version. Version 2 added
 // bots.content_hash; version 3 the web server's tables (web.go); version 4 the store's own
 // random id (meta), which names its ladder on a shared queue; version 5 accounts that hold
-// (accounts.go); version 6 each upload's size and collection (quota.go).
-const SchemaVersion = 6
+// (accounts.go); version 6 each upload's size and collection (quota.go); version 8 a bot's
+// pinned version (versions.go).
+const SchemaVersion = 8
 
 // baseVersion is the version the schema constant itself describes; a new store gets it and then
 // every later migration, so new and migrated stores are the same.
