@@ -13,7 +13,6 @@ import (
 
 	"github.com/botarena/arena/arena/ladder"
 	"github.com/botarena/arena/arena/names"
-	"github.com/botarena/arena/arena/rating"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/upload"
 )
@@ -200,19 +199,4 @@ func treeSize(dir string) (int64, error) {
 		return err
 	})
 	return n, err
-}
-
-// startingSkill is a new version's rating: its bot's active version's (the newest that passed
-// validation), widened (rating.Inherit), or a new bot's.
-func (s *Server) startingSkill(ctx context.Context, botID int64) (rating.Skill, error) {
-	vs, err := s.st.Versions(ctx, botID) // newest first
-	if err != nil {
-		return rating.Skill{}, err
-	}
-	for _, v := range vs {
-		if v.Status == store.VersionOK {
-			return rating.Inherit(rating.Skill{Mu: v.Mu, Sigma: v.Sigma}), nil
-		}
-	}
-	return rating.Skill{Mu: rating.DefaultMu, Sigma: rating.DefaultSigma}, nil
 }

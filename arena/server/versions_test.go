@@ -2,8 +2,12 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"net/http"
+	"net/url"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/botarena/arena/arena/rating"
@@ -11,8 +15,8 @@ import (
 )
 
 // A new version starts from its predecessor's rating with a wider uncertainty; a new bot
-// starts from the default.
-func TestNewVersionInheritsItsPredecessorsRating(t *testing.T) {
+// starts from the default. Its author (and nobody else) pins the active version and goes back.
+func TestVersionsRatingInheritedAndPinned(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	orga := e.organiser("orga")
 	// No ladder match may move the ratings while the test sets and reads them (validation goes on).
@@ -35,8 +39,54 @@ func TestNewVersionInheritsItsPredecessorsRating(t *testing.T) {
 		Replay: []byte("{}"), Ratings: map[int64][2]float64{v1.ID: {40, 2}}}); err != nil {
 		t.Fatal(err)
 	}
+	// Ada pins v1 before she uploads v2, to keep it playing (and its files) until she decides.
+	ada.apiJSON("POST", fmt.Sprintf("/api/v1/bots/%d/pin", v1.BotID), map[string]int{"version": 1}, http.StatusOK, nil)
 	v2 := ada.uploadAPI("dynamite", "freq", "bot.py", append(exampleBot(t), []byte("\n# v2\n")...), http.StatusAccepted)
 	if v2.N != 2 || v2.Mu != 40 || math.Abs(v2.Sigma-math.Hypot(2, rating.InheritSigma)) > 1e-9 {
 		t.Fatalf("v2 starts at %v +- %v (n %d), want 40 +- %v", v2.Mu, v2.Sigma, v2.N, math.Hypot(2, rating.InheritSigma))
+	}
+	if got := ada.waitVersion(v2.ID); got.Status != store.VersionOK {
+		t.Fatalf("v2: %s: %s", got.Status, got.Verdict)
+	}
+	active := func() int {
+		t.Helper()
+		vs, err := e.st.Active(ctx, "dynamite")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, v := range vs {
+			if v.BotID == v1.BotID {
+				return v.N
+			}
+		}
+		t.Fatal("ada's bot is not active")
+		return 0
+	}
+	if n := active(); n != 1 {
+		t.Fatalf("active v%d with v1 pinned, want v1", n)
+	}
+	// Bob cannot touch ada's bot; a version that does not exist cannot be pinned.
+	bob := e.register("bob")
+	mustContain(t, bob.apiJSON("POST", fmt.Sprintf("/api/v1/bots/%d/pin", v1.BotID), map[string]int{"version": 2}, http.StatusForbidden, nil), "another author's bot")
+	ada.apiJSON("POST", fmt.Sprintf("/api/v1/bots/%d/pin", v1.BotID), map[string]int{"version": 9}, http.StatusNotFound, nil)
+	var bv BotView
+	ada.apiJSON("GET", fmt.Sprintf("/api/v1/bots/%d", v1.BotID), nil, http.StatusOK, &bv)
+	if bv.Pinned != 1 || bv.Bot.Pinned != v1.ID {
+		t.Fatalf("bot view: pinned v%d (id %d)", bv.Pinned, bv.Bot.Pinned)
+	}
+	// The page shows it, and its form (the author's only) goes back to the newest.
+	page := ada.get(fmt.Sprintf("/bots/%d", v1.BotID), http.StatusOK)
+	mustContain(t, page, `id="pinned"`, "v1 pinned as the active version", `action="/bots/`+fmt.Sprint(v1.BotID)+`/pin"`, `<option value="1" selected>v1</option>`)
+	mustNotContain(t, bob.get(fmt.Sprintf("/bots/%d", v1.BotID), http.StatusOK), `id="pin"`)
+	csrf := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindStringSubmatch(page)
+	if csrf == nil {
+		t.Fatal("no CSRF token in the bot page")
+	}
+	form := url.Values{"csrf": {csrf[1]}, "version": {"0"}}
+	req, _ := http.NewRequest("POST", e.ts.URL+fmt.Sprintf("/bots/%d/pin", v1.BotID), strings.NewReader(form.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	ada.do(req, http.StatusSeeOther)
+	if n := active(); n != 2 {
+		t.Fatalf("active v%d after unpinning on the page", n)
 	}
 }

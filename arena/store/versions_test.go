@@ -63,6 +63,22 @@ func TestPinVersion(t *testing.T) {
 	if _, err := s.PinVersion(ctx, b.ID, 99); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("pinning a missing version: %v", err)
 	}
+	// A pinned version's files are kept; the others replaced are collected, and cannot be pinned.
+	col, err := s.Collectable(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range col {
+		if v.ID == v1.ID {
+			t.Fatal("the pinned version is collectable")
+		}
+	}
+	if err := s.SetCollected(ctx, v2.ID); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.PinVersion(ctx, b.ID, v2.N); !errors.Is(err, ErrPin) {
+		t.Fatalf("pinning a collected version: %v", err)
+	}
 	if _, err := s.PinVersion(ctx, b.ID, 0); err != nil {
 		t.Fatal(err)
 	}
