@@ -246,6 +246,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/matches/{id}/replay", s.downloadReplay)
 		r.Get("/matches/{id}/logs", s.apiMatchLogs)
 		r.Get("/bots/{id}", s.apiBot)
+		r.Get("/bots/{id}/compare", s.apiCompare)
 		r.Get("/versions/{id}", s.apiVersion)
 		r.Get("/versions/{id}/files", s.apiVersionFiles)
 		r.Get("/tournaments", s.apiTournaments)

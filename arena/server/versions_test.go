@@ -90,3 +90,54 @@ func TestVersionsRatingInheritedAndPinned(t *testing.T) {
 		t.Fatalf("active v%d after unpinning on the page", n)
 	}
 }
+
+// The comparison of two versions: results per opponent, head to head, and for matches with the
+// same seed and opponents, the first step where the versions answered differently.
+func TestCompareVersions(t *testing.T) {
+	e := newEnv(t, envOptions{})
+	orga := e.organiser("orga")
+	orga.apiJSON("POST", "/api/v1/ladder?running=false", nil, http.StatusOK, nil)
+	ada := e.register("ada")
+	v1 := ada.uploadAPI("dynamite", "freq", "bot.py", exampleBot(t), http.StatusAccepted)
+	v2 := ada.uploadAPI("dynamite", "freq", "bot.py", append(exampleBot(t), []byte("\n# v2\n")...), http.StatusAccepted)
+	ctx := context.Background()
+	house, err := e.st.Active(ctx, "dynamite")
+	if err != nil || len(house) == 0 {
+		t.Fatalf("house: %v", err)
+	}
+	hv := house[0].ID
+	// Two matches against the house bot with seed 77: v1 throws rock, rock, paper; v2 rock, rock, scissors.
+	rec := func(third string) []byte {
+		step := func(n int, move string) string {
+			return fmt.Sprintf(`{"n":%d,"answers":[{"seat":0,"order":0,"elapsed_us":1,"action":{"step":"%d","dynamite":{"move":"DYNAMITE_MOVE_%s"}}},`+
+				`{"seat":1,"order":1,"elapsed_us":1,"action":{"step":"%d","dynamite":{"move":"DYNAMITE_MOVE_WATER"}}}]}`, n, n, move, n)
+		}
+		return []byte(`{"format":1,"game":"dynamite","match_id":"x","config":{"seed":"77","players":[{"name":"freq"},{"name":"house"}]},"bots":["freq","house"],` +
+			`"started":"2026-01-01T00:00:00Z","steps":[` + step(1, "ROCK") + "," + step(2, "ROCK") + "," + step(3, third) + `]}`)
+	}
+	finish := func(v int64, result string, replayJSON []byte, seed uint64) {
+		mid, err := e.st.StartLadderMatch(ctx, "dynamite", store.KindLadder, seed, []int64{v, hv})
+		if err != nil {
+			t.Fatal(err)
+		}
+		other := map[string]string{"win": "loss", "loss": "win"}[result]
+		if err := e.st.FinishLadderMatch(ctx, mid, store.LadderFinish{Summary: "x", Replay: replayJSON,
+			Seats: []store.Seat{{Seat: 0, Result: result, Rank: 1}, {Seat: 1, Result: other, Rank: 2}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	finish(v1.ID, "loss", rec("PAPER"), 77)
+	finish(v2.ID, "win", rec("SCISSORS"), 77)
+	finish(v2.ID, "win", rec("ROCK"), 78)
+	var got struct{ Comparison Comparison }
+	ada.apiJSON("GET", fmt.Sprintf("/api/v1/bots/%d/compare?a=1&b=2", v1.BotID), nil, http.StatusOK, &got)
+	c := got.Comparison
+	if len(c.Opponents) != 1 || c.Opponents[0].A != (Tally{Losses: 1}) || c.Opponents[0].B != (Tally{Wins: 2}) {
+		t.Fatalf("per opponent: %+v", c.Opponents)
+	}
+	if len(c.SameSeed) != 1 || c.SameSeed[0].Seed != 77 || c.SameSeed[0].FirstDiff != 3 ||
+		!strings.Contains(c.SameSeed[0].AnswerA, "PAPER") || !strings.Contains(c.SameSeed[0].AnswerB, "SCISSORS") {
+		t.Fatalf("same seed: %+v", c.SameSeed)
+	}
+	ada.apiJSON("GET", fmt.Sprintf("/api/v1/bots/%d/compare?a=1&b=1", v1.BotID), nil, http.StatusNotFound, nil)
+}
