@@ -207,6 +207,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/matches/{id}/viewer", s.pageViewer)
 		r.Get("/matches/{id}/replay.json", s.downloadReplay)
 		r.Get("/bots/{id}", s.pageBot)
+		r.Get("/bots/{id}/compare", s.pageCompare)
 		r.Get("/tournaments", s.pageTournaments)
 		r.Get("/tournaments/{id}", s.pageTournament)
 		r.Get("/tournaments/{id}/matches/{idx}", s.pageTournamentMatch)

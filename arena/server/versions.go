@@ -301,3 +301,28 @@ func (s *Server) apiCompare(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, map[string]any{"bot_id": id, "a": a, "b": b, "comparison": c})
 }
+
+// pageCompare shows two versions side by side (default: the newest two).
+func (s *Server) pageCompare(w http.ResponseWriter, r *http.Request) {
+	id, ok := idParam(r, "id")
+	if !ok {
+		s.fail(w, r, http.StatusNotFound, "no such bot")
+		return
+	}
+	bv, err := s.botView(r.Context(), r, id)
+	if err != nil {
+		s.internal(w, r, err)
+		return
+	}
+	a, _ := strconv.Atoi(r.URL.Query().Get("a"))
+	b, _ := strconv.Atoi(r.URL.Query().Get("b"))
+	if a == 0 && b == 0 && len(bv.Versions) >= 2 {
+		a, b = bv.Versions[1].N, bv.Versions[0].N
+	}
+	c, err := s.compareVersions(r.Context(), id, a, b)
+	if err != nil {
+		s.answer(w, r, err)
+		return
+	}
+	s.render(w, r, "compare", map[string]any{"Title": bv.Bot.Name + " versions", "B": bv, "A": a, "Bv": b, "C": c})
+}

@@ -140,4 +140,8 @@ func TestCompareVersions(t *testing.T) {
 		t.Fatalf("same seed: %+v", c.SameSeed)
 	}
 	ada.apiJSON("GET", fmt.Sprintf("/api/v1/bots/%d/compare?a=1&b=1", v1.BotID), nil, http.StatusNotFound, nil)
+	// The page shows the same (the newest two by default), linked from the bot's page.
+	mustContain(t, ada.get(fmt.Sprintf("/bots/%d", v1.BotID), http.StatusOK), `id="compare"`)
+	page := ada.get(fmt.Sprintf("/bots/%d/compare", v1.BotID), http.StatusOK)
+	mustContain(t, page, "v1 and v2", "<td>0/0/1</td><td>2/0/0</td>", `/viewer#step=3">3</a>`, "DYNAMITE_MOVE_PAPER", "DYNAMITE_MOVE_SCISSORS", "<td>77</td>")
 }
