@@ -34,7 +34,9 @@ func newPlay() *cobra.Command {
 		Long: "Play one match. A BOT is a .py file (optionally file.py:ClassName), a Go package directory,\n" +
 			"or an executable. Run 'arena games' for the games and their parameters.",
 		Example: "  arena play dynamite examples/python/dynamite/bot.py bots/dynamite/cmd/beatlast\n" +
-			"  arena play finger --games 100 examples/go/finger bots/finger/cmd/random",
+			"  arena play finger --games 100 examples/go/finger bots/finger/cmd/random\n" +
+			"  arena play --against match.json --seat 0 mybot.py      # the recorded match again, mybot live in seat 0\n" +
+			"  arena play --from match.json --step 40 mybot.py bots/dynamite/cmd/beatlast",
 		Args: cobra.MinimumNArgs(1),
 	}
 	params := paramFlags(cmd)
@@ -48,7 +50,18 @@ func newPlay() *cobra.Command {
 	clock := clockFlags(cmd.Flags())
 	cmd.Flags().BoolVar(&measure, "measure-moves", true, "measure each bot's CPU time and memory around every move (into the result and the replay)")
 	launch := logsFlag(cmd)
+	recorded := recordFlags(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if recorded.active() { // play_record.go
+			clk, err := clock(cmd.ErrOrStderr(), true)
+			if err != nil {
+				return err
+			}
+			hopt := host.Options{StartTimeout: startTimeout}
+			applyLimits(&hopt)
+			return recorded.run(cmd, args, resolver(hopt.Strict), hopt, match.Options{Deadline: deadline, StartDeadline: startDeadline,
+				EndDeadline: endDeadline, MeasureMoves: measure, Clock: clk.Mode, WallFactor: clk.WallFactor, Bank: clk.Bank}, replayPath, matchID)
+		}
 		spec, err := game.Lookup(args[0])
 		if err != nil {
 			return fmt.Errorf("%w: %v", ErrUsage, err)

@@ -46,7 +46,7 @@ func newView() *cobra.Command {
 			return err
 		}
 		var page bytes.Buffer
-		if err := viewer.Write(&page, rec); err != nil {
+		if err := viewer.WriteSource(&page, rec, args[0], viewer.MaxBytes); err != nil {
 			return err
 		}
 		if serve != "" {

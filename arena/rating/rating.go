@@ -205,3 +205,15 @@ func PlackettLuce(skills []Skill, players []int, ranks []int) {
 		skills[p] = next[i]
 	}
 }
+
+// InheritSigma is the uncertainty a new version of a bot adds to its predecessor's (in
+// quadrature): a new version usually plays much like the one before, but it may be better or
+// worse, so it starts where its predecessor stands and moves faster for its first matches.
+const InheritSigma = DefaultSigma / 2
+
+// Inherit is a new version's starting skill: its predecessor's mean, the uncertainty widened
+// by InheritSigma and never past a new bot's.
+func Inherit(prev Skill) Skill {
+	s := math.Sqrt(prev.Sigma*prev.Sigma + InheritSigma*InheritSigma)
+	return Skill{Mu: prev.Mu, Sigma: min(s, DefaultSigma)}
+}

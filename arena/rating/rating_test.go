@@ -96,3 +96,16 @@ func TestPlackettLuce(t *testing.T) {
 		t.Fatalf("a tie between equals moved mu: %+v", tie)
 	}
 }
+
+func TestInheritKeepsTheMeanAndWidensTheUncertainty(t *testing.T) {
+	t.Parallel()
+	for _, prev := range []Skill{{Mu: 51, Sigma: 1.2}, {Mu: 10, Sigma: 3}, {Mu: 30, Sigma: DefaultSigma}} {
+		got := Inherit(prev)
+		if got.Mu != prev.Mu || got.Sigma <= prev.Sigma && prev.Sigma < DefaultSigma || got.Sigma > DefaultSigma {
+			t.Errorf("Inherit(%+v) = %+v", prev, got)
+		}
+	}
+	if got := Inherit(Skill{Mu: 51, Sigma: 1.2}); math.Abs(got.Sigma-math.Hypot(1.2, InheritSigma)) > 1e-12 {
+		t.Errorf("sigma %v", got.Sigma)
+	}
+}

@@ -13,7 +13,6 @@ import (
 
 	"github.com/botarena/arena/arena/ladder"
 	"github.com/botarena/arena/arena/names"
-	"github.com/botarena/arena/arena/rating"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/upload"
 )
@@ -138,7 +137,11 @@ func (s *Server) accept(ctx context.Context, u store.User, game, name, filename 
 	if err != nil {
 		return store.Version{}, err
 	}
-	v, err := s.st.AddVersionWithin(ctx, u.ID, b.ID, size, rating.DefaultMu, rating.DefaultSigma, s.opt.Quota)
+	start, err := s.startingSkill(ctx, b.ID)
+	if err != nil {
+		return store.Version{}, err
+	}
+	v, err := s.st.AddVersionWithin(ctx, u.ID, b.ID, size, start.Mu, start.Sigma, s.opt.Quota)
 	var qe *store.QuotaError
 	if errors.As(err, &qe) {
 		_ = s.st.DropEmptyBot(context.WithoutCancel(ctx), b.ID)

@@ -161,8 +161,11 @@ func (s *Server) matchView(ctx context.Context, r *http.Request, id int64) (Matc
 
 // BotView is a bot's page.
 type BotView struct {
-	Bot      store.WebBot        `json:"bot"`
-	Mine     bool                `json:"mine"`
+	Bot  store.WebBot `json:"bot"`
+	Mine bool         `json:"mine"`
+	// Pinned is the number of the version its author pinned (0: none, the newest that passed
+	// is active).
+	Pinned   int                 `json:"pinned_version,omitempty"`
 	Versions []VersionView       `json:"versions"`
 	Ratings  []store.RatingPoint `json:"ratings"`
 	Matches  []store.LadderMatch `json:"recent_matches"`
@@ -202,6 +205,9 @@ func (s *Server) botView(ctx context.Context, r *http.Request, id int64) (BotVie
 	}
 	for _, v := range vs {
 		bv.Versions = append(bv.Versions, versionView(v, bv.Mine))
+		if v.ID == b.Pinned {
+			bv.Pinned = v.N
+		}
 	}
 	if bv.Ratings, err = s.st.RatingHistory(ctx, id); err != nil {
 		return bv, err

@@ -61,7 +61,8 @@ func TestMatchClockIsRecorded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, q := range []string{"ALTER TABLE matches DROP COLUMN clock", "ALTER TABLE ladder_matches DROP COLUMN clock", "PRAGMA user_version = 6"} {
+	for _, q := range []string{"ALTER TABLE matches DROP COLUMN clock", "ALTER TABLE ladder_matches DROP COLUMN clock",
+		"ALTER TABLE web_bots DROP COLUMN pinned", "PRAGMA user_version = 6"} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

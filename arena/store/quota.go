@@ -117,7 +117,7 @@ func (s *Store) DropEmptyBot(ctx context.Context, botID int64) error {
 // and passing ones a newer passing version of their bot replaced. Their records stay
 // (verdict, ratings, matches); only their files go.
 func (s *Store) Collectable(ctx context.Context) ([]Version, error) {
-	return s.versions(ctx, `WHERE v.collected = '' AND b.house = '' AND (v.status = ?
+	return s.versions(ctx, `WHERE v.collected = '' AND b.house = '' AND v.id != b.pinned AND (v.status = ?
 		OR (v.status = ? AND v.n < (SELECT max(n) FROM versions w WHERE w.bot_id = v.bot_id AND w.status = ?))) ORDER BY v.id`,
 		VersionFailed, VersionOK, VersionOK)
 }

@@ -118,7 +118,7 @@ type Match struct {
 	Idx     int    `json:"idx"`
 	MatchID string `json:"match_id"`
 	Rep     int    `json:"rep"`
-	Seed    uint64 `json:"seed"`
+	Seed    uint64 `json:"seed,string"`
 	// Players lists bot indexes in seat order.
 	Players []int `json:"players"`
 	// Note says something about the draw (e.g. bots of one author at one table).

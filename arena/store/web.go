@@ -164,6 +164,8 @@ type WebBot struct {
 	Disabled bool      `json:"disabled"`
 	House    string    `json:"house,omitempty"` // a house bot's constructor name; no files
 	Created  time.Time `json:"created"`
+	// Pinned is the version id its author pinned as the active one (0: the newest that passed).
+	Pinned int64 `json:"pinned_version_id,omitempty"`
 }
 
 // Version is one upload of a bot.
@@ -202,7 +204,7 @@ type LadderMatch struct {
 	Game     string        `json:"game"`
 	Kind     string        `json:"kind"`
 	Status   string        `json:"status"`
-	Seed     uint64        `json:"seed"`
+	Seed     uint64        `json:"seed,string"`
 	Started  time.Time     `json:"started"`
 	Finished time.Time     `json:"finished,omitzero"`
 	Summary  string        `json:"summary"`
@@ -423,12 +425,12 @@ func (s *Store) EnsureBot(ctx context.Context, userID int64, game, name, house s
 	return b, err
 }
 
-const botCols = "b.id, b.user_id, u.name, b.game, b.name, b.disabled, b.house, b.created"
+const botCols = "b.id, b.user_id, u.name, b.game, b.name, b.disabled, b.house, b.created, b.pinned"
 
 func scanBot(r scanner) (WebBot, error) {
 	var b WebBot
 	var created string
-	err := r.Scan(&b.ID, &b.UserID, &b.Author, &b.Game, &b.Name, &b.Disabled, &b.House, &created)
+	err := r.Scan(&b.ID, &b.UserID, &b.Author, &b.Game, &b.Name, &b.Disabled, &b.House, &created, &b.Pinned)
 	b.Created = parseTime(created)
 	if errors.Is(err, sql.ErrNoRows) {
 		err = ErrNotFound
@@ -504,7 +506,7 @@ func scanVersion(r scanner) (Version, error) {
 	var created, bcreated, collected string
 	err := r.Scan(&v.ID, &v.BotID, &v.N, &v.Dir, &v.Language, &v.Hash, &v.Status, &v.Verdict, &v.Log, &created, &v.Mu, &v.Sigma,
 		&v.Matches, &v.Wins, &v.Draws, &v.Losses, &v.Faults, &v.Bytes, &collected,
-		&v.Bot.ID, &v.Bot.UserID, &v.Bot.Author, &v.Bot.Game, &v.Bot.Name, &v.Bot.Disabled, &v.Bot.House, &bcreated)
+		&v.Bot.ID, &v.Bot.UserID, &v.Bot.Author, &v.Bot.Game, &v.Bot.Name, &v.Bot.Disabled, &v.Bot.House, &bcreated, &v.Bot.Pinned)
 	v.Created, v.Bot.Created = parseTime(created), parseTime(bcreated)
 	if collected != "" {
 		v.Collected = parseTime(collected)
@@ -542,11 +544,12 @@ func (s *Store) Validating(ctx context.Context, userID int64) (int, error) {
 	return n, s.wrap(err, "counting versions")
 }
 
-// Active lists, per bot of the game that is not disabled, its newest version that passed
-// validation: the ladder's entrants.
+// Active lists, per bot of the game that is not disabled, its active version: the one its
+// author pinned, else its newest that passed validation. These are the ladder's entrants.
 func (s *Store) Active(ctx context.Context, game string) ([]Version, error) {
 	return s.versions(ctx, `WHERE b.game = ? AND b.disabled = 0 AND v.status = ?
-		AND v.n = (SELECT max(n) FROM versions w WHERE w.bot_id = v.bot_id AND w.status = ?) ORDER BY v.id`, game, VersionOK, VersionOK)
+		AND CASE WHEN b.pinned != 0 THEN v.id = b.pinned
+			ELSE v.n = (SELECT max(n) FROM versions w WHERE w.bot_id = v.bot_id AND w.status = ?) END ORDER BY v.id`, game, VersionOK, VersionOK)
 }
 
 // StartLadderMatch records a match as running with its seats.

@@ -57,7 +57,7 @@ type JobBot struct {
 	Hash      string `json:"hash,omitempty"`
 	Entry     string `json:"entry,omitempty"`
 	House     string `json:"house,omitempty"`
-	HouseSeed uint64 `json:"house_seed,omitempty"`
+	HouseSeed uint64 `json:"house_seed,string,omitempty"`
 }
 
 // ID names the job's attempt and round: the de-duplication id of the job and (with the

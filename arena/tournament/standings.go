@@ -46,7 +46,7 @@ type MatchRow struct {
 	Idx      int       `json:"idx"`
 	MatchID  string    `json:"match_id"`
 	Rep      int       `json:"rep"`
-	Seed     uint64    `json:"seed"`
+	Seed     uint64    `json:"seed,string"`
 	Status   string    `json:"status"`
 	Bots     []string  `json:"bots"`
 	Results  []string  `json:"results,omitempty"`
@@ -69,7 +69,7 @@ type Standings struct {
 	Game       string     `json:"game"`
 	Status     string     `json:"status"`
 	Method     string     `json:"rating_method"`
-	Seed       uint64     `json:"seed"`
+	Seed       uint64     `json:"seed,string"`
 	Total      int        `json:"matches_total"`
 	Done       int        `json:"matches_done"`
 	Notes      []string   `json:"notes,omitempty"`

@@ -65,6 +65,9 @@ type Data struct {
 	Frames []Frame `json:"frames,omitempty"`
 	// Outcome is the replayed outcome (equal to the recorded one when the record has it).
 	Outcome game.Outcome `json:"outcome"`
+	// Source names the record's file for the command the page shows at every step (arena
+	// play --from SOURCE --step N); empty: replay.json.
+	Source string `json:"source,omitempty"`
 }
 
 // Frame is the state before one step (or, for the last frame, after the match).
@@ -90,10 +93,17 @@ func Write(w io.Writer, rec *replay.Record) error { return WriteLimit(w, rec, Ma
 // WriteLimit is Write with another bound on the page's data, in bytes (a server may want a
 // smaller one); past it the error wraps ErrTooLarge.
 func WriteLimit(w io.Writer, rec *replay.Record, limit int) error {
+	return WriteSource(w, rec, "", limit)
+}
+
+// WriteSource is WriteLimit for a record read from the file source (its name shows in the
+// page's fork command).
+func WriteSource(w io.Writer, rec *replay.Record, source string, limit int) error {
 	data, err := Build(rec)
 	if err != nil {
 		return err
 	}
+	data.Source = source
 	blob, err := encode(data, limit)
 	if err != nil {
 		return err

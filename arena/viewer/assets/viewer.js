@@ -41,6 +41,13 @@
   function anyObs(k) { var f = frames[k]; if (!f || !f.obs) return undefined; for (var s in f.obs) return f.obs[s]; return undefined; }
   function answersAt(k) { return k < N ? (steps[k].answers || []) : []; }
   function answerOf(k, s) { var a = answersAt(k); for (var i = 0; i < a.length; i++) if (a[i].seat === s) return a[i]; return undefined; }
+  // shellWord quotes a word for a POSIX shell when it needs it (bot names are the player's).
+  function shellWord(w) { w = String(w); return /^[A-Za-z0-9_.\/:=@%+,-]+$/.test(w) ? w : "'" + w.replace(/'/g, "'\\''") + "'"; }
+  // forkCommand is the command that plays on from step k (from 0) with the recorded players.
+  function forkCommand(k) {
+    var ps = (rec.config && rec.config.players || []).map(function (p) { return shellWord(p.name); });
+    return 'arena play --from ' + shellWord(D.source || 'replay.json') + ' --step ' + (k + 1) + ' ' + ps.join(' ');
+  }
   function enumTail(v, prefix) { return v ? String(v).replace(prefix, '') : ''; }
 
   // ---- each game: how an answer reads, how the state is drawn
@@ -462,6 +469,7 @@
     drawAnswers(cur);
     $('seek').value = cur;
     $('pos').textContent = cur < N ? 'step ' + (cur + 1) + ' of ' + N : 'the end (' + N + ' steps)';
+    $('forkcmd').textContent = cur < N ? forkCommand(cur) : '';
     $('play').textContent = playing ? '\u275A\u275A' : '\u25B6';
     $('play').setAttribute('aria-pressed', playing ? 'true' : 'false');
     document.body.setAttribute('data-step', cur);
