@@ -114,7 +114,7 @@ type clockWatch struct {
 	// based is set once the run queue has been read (rq0 at wall time w0); rq is the delay
 	// since then as last read, runq whether it can be read at all.
 	based, runq bool
-	rq0, rq     time.Duration
+	rq0, rq, w0 time.Duration
 	cause       Cause
 }
 
@@ -127,7 +127,7 @@ func (w *clockWatch) begin(proc *sandbox.Process, c0, limit, cap time.Duration, 
 	}
 	w.proc, w.stop, w.t0, w.c0, w.limit, w.cap = proc, stop, time.Now(), c0, limit, cap
 	w.stall = cap * StallFactor
-	w.armed, w.based, w.runq, w.rq0, w.rq, w.cause = true, false, true, 0, 0, CauseNone
+	w.armed, w.based, w.runq, w.rq0, w.rq, w.w0, w.cause = true, false, true, 0, 0, 0, CauseNone
 	w.timer.Reset(nextPoll(limit, limit))
 }
 
@@ -144,7 +144,7 @@ func (w *clockWatch) end() MoveUsage {
 			w.rq = max(r-w.rq0, 0)
 		}
 	}
-	u.RunQueue = min(w.rq, u.Wall)
+	u.RunQueue = min(w.rq+w.late(), u.Wall)
 	w.mu.Unlock()
 	u.Own = u.Wall - u.RunQueue
 	u.OverCPU = u.Cause == CauseCPU
@@ -168,14 +168,14 @@ func (w *clockWatch) poll() {
 	}
 	if !w.based && wall >= w.limit && w.runq {
 		w.rq0, w.runq = w.proc.RunQueueDelay()
-		w.based = true
+		w.based, w.w0 = true, wall
 	}
 	own := wall
 	if wall >= w.cap && w.based && w.runq {
 		if r, ok := w.proc.RunQueueDelay(); ok {
 			w.rq = max(r-w.rq0, 0)
 		}
-		own = wall - min(w.rq, wall)
+		own = wall - min(w.rq+w.late(), wall)
 	}
 	switch {
 	case own >= w.cap:
@@ -193,6 +193,18 @@ func (w *clockWatch) poll() {
 	}
 	next = min(next, w.stall-wall)
 	w.timer.Reset(nextPoll(w.limit-used, max(next, MinPoll)))
+}
+
+// late is the part of the wall time before the baseline that is not counted as the bot's: the
+// baseline is due when the wall time reaches the budget, and a host that reads it later was
+// itself kept waiting by the machine. What came before the budget is counted as the bot's own
+// (its run-queue delay there is not known): an under-estimate of the machine's part by at most
+// one budget, which the cap's WallFactor leaves room for.
+func (w *clockWatch) late() time.Duration {
+	if !w.based || !w.runq {
+		return 0
+	}
+	return max(w.w0-w.limit, 0)
 }
 
 func (w *clockWatch) expire(c Cause) {

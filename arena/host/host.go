@@ -264,7 +264,8 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		AutoMTLS:         opt.GoPluginAutoMTLS,
 		SkipHostEnv:      true,
-		StartTimeout:     opt.StartTimeout,
+		// The launch's own limits are launchWatch's; go-plugin's is only its backstop.
+		StartTimeout: (StallFactor + 1) * opt.StartTimeout,
 		Logger:           hclog.NewNullLogger(),
 		SyncStdout:       b.Log,
 		SyncStderr:       b.Log,
@@ -309,6 +310,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		env = append(env, "HOME="+in, "TMPDIR="+in, "PATH=/usr/local/bin:/usr/bin:/bin")
 		spec.Env = env
 		b.rn = &procRunner{
+			allow:     opt.StartTimeout,
 			name:      c.Name,
 			socketDir: socketDir,
 			paths:     paths,
@@ -320,7 +322,13 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 	b.client = plugin.NewClient(cfg)
 	t0 := time.Now()
 	rpc, err := b.client.Client()
+	if err == nil && b.rn != nil {
+		err = b.rn.watch.tripErr() // tripped after the handshake
+	}
 	if err != nil {
+		if b.rn != nil {
+			b.rn.watch.done()
+		}
 		b.Close()
 		if merr := missing(c); merr != nil {
 			return nil, merr // removed while it started
@@ -331,6 +339,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		}
 		return nil, fmt.Errorf("bot %s: cannot connect: %w%s", c.Name, botErr(err), b.tailText())
 	}
+	defer b.rn.watch.done()
 	raw, err := rpc.Dispense(handshake.PluginName)
 	if err != nil {
 		b.Close()
@@ -347,10 +356,23 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		b.markDead(b.rn.proc.Reason().String())
 		b.cancel()
 	}()
-	dctx, cancel := context.WithTimeout(ctx, opt.StartTimeout)
+	// Describe is held by the launch's watch (its allowance, counted since the process ran);
+	// the context only ends it when the watch trips or the backstop passes.
+	dctx, cancel := context.WithTimeout(ctx, (StallFactor+1)*opt.StartTimeout)
 	defer cancel()
+	go func() {
+		select {
+		case <-b.rn.watch.tripped:
+			cancel()
+		case <-dctx.Done():
+		}
+	}()
 	b.Desc, err = b.svc.Describe(dctx, &arenav1.DescribeRequest{HostVersion: handshake.Version})
 	b.Startup.Describe = time.Since(tConnected)
+	if terr := b.rn.watch.tripErr(); terr != nil {
+		b.Close()
+		return nil, &StartError{Bot: c.Name, Err: terr, Msg: fmt.Sprintf("bot %s: %v%s", c.Name, terr, b.tailText()), Pid: b.rn.proc.Pid()}
+	}
 	if err != nil {
 		b.Close()
 		return nil, fmt.Errorf("bot %s: did not answer Describe: %w%s", c.Name, botErr(err), b.tailText())

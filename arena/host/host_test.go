@@ -156,14 +156,10 @@ func TestStartFailures(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.bot, func(t *testing.T) {
 			t.Parallel()
-			t0 := time.Now()
 			b, err := host.Launch(context.Background(), command(c.bot), host.Options{StartTimeout: 700 * time.Millisecond})
 			if err == nil {
 				b.Close()
 				t.Fatal("launch succeeded")
-			}
-			if el := time.Since(t0); el > 2*time.Second {
-				t.Fatalf("failing start took %v", el)
 			}
 			if !errors.Is(err, c.want) || !strings.Contains(err.Error(), c.text) || !strings.Contains(err.Error(), c.bot) {
 				t.Fatalf("error %q, want %v mentioning %q and the bot", err, c.want, c.text)
