@@ -265,7 +265,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		AutoMTLS:         opt.GoPluginAutoMTLS,
 		SkipHostEnv:      true,
 		// The launch's own limits are launchWatch's; go-plugin's is only its backstop.
-		StartTimeout: (StallFactor + 1) * opt.StartTimeout,
+		StartTimeout:     (StallFactor + 1) * opt.StartTimeout,
 		Logger:           hclog.NewNullLogger(),
 		SyncStdout:       b.Log,
 		SyncStderr:       b.Log,

@@ -46,10 +46,10 @@ type procRunner struct {
 	// spawned and handshook time the launch (see Startup).
 	spawned, handshook time.Time
 	// allow is the launch's allowance (Options.StartTimeout), held by watch.
-	allow time.Duration
-	watch *launchWatch
-	exited             chan struct{}
-	waitErr            error
+	allow   time.Duration
+	watch   *launchWatch
+	exited  chan struct{}
+	waitErr error
 }
 
 func (r *procRunner) Start(ctx context.Context) error {
