@@ -3,6 +3,7 @@
 package sandbox
 
 import (
+	"os"
 	"testing"
 	"time"
 )
@@ -30,4 +31,22 @@ func TestRunQueueDelayCountsTheWaitForACPU(t *testing.T) {
 		t.Fatalf("in %v of wall time: CPU %v, run-queue delay %v: want the delay above the CPU time, under 5 x the wall time (4 spinners and the main thread)", wall, cpu, rq)
 	}
 	t.Logf("in %v: CPU %v, run-queue delay %v", wall, cpu, rq)
+}
+
+// BenchmarkRunQueueDelay measures one run-queue reading of a tree with several threads (the
+// test binary sleeping: a Go program's usual handful): the cgroup's thread list and one
+// schedstat per thread. The CPU clock takes it only for moves slower than their budget.
+func BenchmarkRunQueueDelay(b *testing.B) {
+	exe, _ := os.Executable()
+	p, err := Start(Spec{Name: "bench", Path: exe, Env: []string{actEnv + "=sleep:1m"}, WorkDir: b.TempDir()})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer p.Kill()
+	if _, ok := p.RunQueueDelay(); !ok {
+		b.Fatal("no cgroup lists this process's threads")
+	}
+	for b.Loop() {
+		_, _ = p.RunQueueDelay()
+	}
 }
