@@ -139,7 +139,9 @@ func (w *clockWatch) end() MoveUsage {
 	w.timer.Stop()
 	c1, _ := w.proc.CPUTime()
 	u := MoveUsage{Wall: time.Since(w.t0), CPU: c1 - w.c0, Cause: w.cause}
-	if w.based && w.cause == CauseNone {
+	// The run queue as of now, for an answer or a CPU overrun; a move stopped for its own
+	// waiting or by the machine keeps the reading it was stopped on.
+	if w.based && (w.cause == CauseNone || w.cause == CauseCPU) {
 		if r, ok := w.proc.RunQueueDelay(); ok {
 			w.rq = max(r-w.rq0, 0)
 		}
