@@ -45,13 +45,13 @@ const budget = 50 * time.Millisecond
 // The bots. Honest ones spend 80 % of each move's budget in CPU time (by their own count);
 // the others break a limit from round 3 on (ponder: from round 2).
 const (
-	goHonest     = "bots/bench/cmd/spend80"
+	goHonest     = "arena/fairness/testdata/spend80"
 	pyHonest     = "bots/bench/python/spend80.py"
-	stdioHonest  = "bots/bench/stdiospend"
+	stdioHonest  = "arena/fairness/testdata/stdiospend"
 	goSpinner    = "bots/bench/cmd/spin"
 	pySpinner    = "bots/bench/python/spin.py"
-	goSleeper    = "bots/bench/cmd/sleep"
-	goPonderer   = "bots/bench/cmd/ponder"
+	goSleeper    = "arena/fairness/testdata/sleep"
+	goPonderer   = "arena/fairness/testdata/ponder"
 	opponent     = "bots/dynamite/cmd/scissors"
 	honestRounds = 20
 )

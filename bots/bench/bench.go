@@ -42,34 +42,6 @@ func Spin(from int) sdk.Bot {
 		})}}
 }
 
-// Sleep sleeps forever from its move in round from on: the CPU clock must stop it at its
-// wall cap (its own waiting) and charge it, however idle its CPU.
-func Sleep(from int) sdk.Bot {
-	return sdk.Bot{Name: "sleep", Author: "bench", Version: "1",
-		Games: []sdk.Game{dynamite.Play(func() dynamite.Player {
-			return dynamite.Func(func(s *dynamite.State) dynamite.Move {
-				if len(s.Rounds)+1 >= from {
-					time.Sleep(time.Hour)
-				}
-				return dynamite.Rock
-			})
-		})}}
-}
-
-// Ponder spends move of each move's budget in CPU time in its move, answers, then spends
-// between of it more in the background before its next request (pondering): the CPU clock
-// charges what it uses between moves to its next move.
-func Ponder(move, between float64) sdk.Bot {
-	return sdk.Bot{Name: "ponder", Author: "bench", Version: "1",
-		Games: []sdk.Game{dynamite.Play(func() dynamite.Player {
-			return dynamite.Func(func(s *dynamite.State) dynamite.Move {
-				burn(time.Duration(move * float64(s.Budget)))
-				go burn(time.Duration(between * float64(s.Budget)))
-				return dynamite.Rock
-			})
-		})}}
-}
-
 // burn spins until the process has used d more CPU time.
 func burn(d time.Duration) {
 	end := cpuTime() + d
