@@ -115,7 +115,9 @@ type clockWatch struct {
 	// since then as last read, runq whether it can be read at all.
 	based, runq bool
 	rq0, rq, w0 time.Duration
-	cause       Cause
+	// c0base is the move's CPU time when the baseline was read.
+	c0base time.Duration
+	cause  Cause
 }
 
 // begin arms the watch for a move charged from CPU reading c0.
@@ -142,7 +144,7 @@ func (w *clockWatch) end() MoveUsage {
 	// The run queue as of now, for an answer or a CPU overrun; a move stopped for its own
 	// waiting or by the machine keeps the reading it was stopped on.
 	if w.based && (w.cause == CauseNone || w.cause == CauseCPU) {
-		if r, ok := w.proc.RunQueueDelay(); ok {
+		if r, ok := w.readRQ(); ok {
 			w.rq = max(r-w.rq0, 0)
 		}
 	}
@@ -169,12 +171,12 @@ func (w *clockWatch) poll() {
 		return
 	}
 	if !w.based && wall >= w.limit && w.runq {
-		w.rq0, w.runq = w.proc.RunQueueDelay()
-		w.based, w.w0 = true, wall
+		w.rq0, w.runq = w.readRQ()
+		w.based, w.w0, w.c0base = true, wall, used
 	}
 	own := wall
 	if wall >= w.cap && w.based && w.runq {
-		if r, ok := w.proc.RunQueueDelay(); ok {
+		if r, ok := w.readRQ(); ok {
 			w.rq = max(r-w.rq0, 0)
 		}
 		own = wall - min(w.rq+w.late(), wall)
@@ -197,16 +199,27 @@ func (w *clockWatch) poll() {
 	w.timer.Reset(nextPoll(w.limit-used, max(next, MinPoll)))
 }
 
-// late is the part of the wall time before the baseline that is not counted as the bot's: the
-// baseline is due when the wall time reaches the budget, and a host that reads it later was
-// itself kept waiting by the machine. What came before the budget is counted as the bot's own
-// (its run-queue delay there is not known): an under-estimate of the machine's part by at most
-// one budget, which the cap's WallFactor leaves room for.
+// late is the part of the wall time before the baseline that is not counted as the bot's:
+// all of it but the CPU time the bot used by then. The run queue is read only once a move's
+// wall time passes its budget (lazily: quick moves never read it), so what came before is not
+// known; counting it as the machine's, not the bot's, keeps every honest bot uncharged (a
+// bot that sleeps gets at most one budget more before its cap, and is charged then).
 func (w *clockWatch) late() time.Duration {
 	if !w.based || !w.runq {
 		return 0
 	}
-	return max(w.w0-w.limit, 0)
+	return max(w.w0-w.c0base, 0)
+}
+
+// readRQ is the machine's delay so far as the clock counts it: the run-queue delay of the
+// bot's threads plus that of the host's own (a host kept waiting for a CPU delivers the
+// request and reads the answer late, while its bot waits for it).
+func (w *clockWatch) readRQ() (time.Duration, bool) {
+	r, ok := w.proc.RunQueueDelay()
+	if !ok {
+		return 0, false
+	}
+	return r + hostRunQueue(), true
 }
 
 func (w *clockWatch) expire(c Cause) {
