@@ -117,7 +117,11 @@ type clockWatch struct {
 	rq0, rq, w0 time.Duration
 	// c0base is the move's CPU time when the baseline was read.
 	c0base time.Duration
-	cause  Cause
+	// due is when the next poll should run; hostLag sums how late polls ran: the host's own
+	// wait for a CPU, which delays the request and the answer as much as the poll.
+	due     time.Time
+	hostLag time.Duration
+	cause   Cause
 }
 
 // begin arms the watch for a move charged from CPU reading c0.
@@ -130,7 +134,8 @@ func (w *clockWatch) begin(proc *sandbox.Process, c0, limit, cap time.Duration, 
 	w.proc, w.stop, w.t0, w.c0, w.limit, w.cap = proc, stop, time.Now(), c0, limit, cap
 	w.stall = cap * StallFactor
 	w.armed, w.based, w.runq, w.rq0, w.rq, w.w0, w.cause = true, false, true, 0, 0, 0, CauseNone
-	w.timer.Reset(nextPoll(limit, limit))
+	w.hostLag = 0
+	w.arm(nextPoll(limit, limit))
 }
 
 // end disarms the watch and says what the move used (one CPU reading; one run-queue reading
@@ -148,7 +153,7 @@ func (w *clockWatch) end() MoveUsage {
 			w.rq = max(r-w.rq0, 0)
 		}
 	}
-	u.RunQueue = min(w.rq+w.late(), u.Wall)
+	u.RunQueue = min(w.rq+w.late()+w.hostLag, u.Wall)
 	w.mu.Unlock()
 	u.Own = u.Wall - u.RunQueue
 	u.OverCPU = u.Cause == CauseCPU
@@ -163,6 +168,9 @@ func (w *clockWatch) poll() {
 	defer w.mu.Unlock()
 	if !w.armed {
 		return
+	}
+	if late := time.Since(w.due); late > 0 {
+		w.hostLag += late
 	}
 	c, _ := w.proc.CPUTime()
 	used, wall := c-w.c0, time.Since(w.t0)
@@ -179,7 +187,7 @@ func (w *clockWatch) poll() {
 		if r, ok := w.readRQ(); ok {
 			w.rq = max(r-w.rq0, 0)
 		}
-		own = wall - min(w.rq+w.late(), wall)
+		own = wall - min(w.rq+w.late()+w.hostLag, wall)
 	}
 	switch {
 	case own >= w.cap:
@@ -196,7 +204,7 @@ func (w *clockWatch) poll() {
 		next = w.limit - wall
 	}
 	next = min(next, w.stall-wall)
-	w.timer.Reset(nextPoll(w.limit-used, max(next, MinPoll)))
+	w.arm(nextPoll(w.limit-used, max(next, MinPoll)))
 }
 
 // late is the part of the wall time before the baseline that is not counted as the bot's:
@@ -212,14 +220,16 @@ func (w *clockWatch) late() time.Duration {
 }
 
 // readRQ is the machine's delay so far as the clock counts it: the run-queue delay of the
-// bot's threads plus that of the host's own (a host kept waiting for a CPU delivers the
-// request and reads the answer late, while its bot waits for it).
+// bot's threads. (The host's own threads' delay is not added: summed over a busy host's
+// threads it exceeds the wall time, and a sleeper would then look stalled by the machine.)
 func (w *clockWatch) readRQ() (time.Duration, bool) {
-	r, ok := w.proc.RunQueueDelay()
-	if !ok {
-		return 0, false
-	}
-	return r + hostRunQueue(), true
+	return w.proc.RunQueueDelay()
+}
+
+// arm sets the next poll.
+func (w *clockWatch) arm(d time.Duration) {
+	w.due = time.Now().Add(d)
+	w.timer.Reset(d)
 }
 
 func (w *clockWatch) expire(c Cause) {

@@ -4,6 +4,7 @@
 package main
 
 import (
+	"runtime"
 	"syscall"
 	"time"
 
@@ -15,14 +16,20 @@ func main() {
 	sdk.Serve(sdk.Bot{Name: "ponder", Author: "fairness", Version: "1",
 		Games: []sdk.Game{dynamite.Play(func() dynamite.Player {
 			return dynamite.Func(func(s *dynamite.State) dynamite.Move {
+				runtime.LockOSThread() // burn counts this thread's CPU only
 				burn(s.Budget * 3 / 10)
-				go burn(s.Budget * 9 / 10)
+				runtime.UnlockOSThread()
+				go func() {
+					runtime.LockOSThread()
+					burn(s.Budget * 9 / 10)
+				}()
 				return dynamite.Rock
 			})
 		})}})
 }
 
-// burn spins until the process has used d more CPU time (its own, by getrusage).
+// burn spins until its thread has used d more CPU time (by getrusage: the move's burn and
+// the pondering's must not count each other's).
 func burn(d time.Duration) {
 	end := cpuTime() + d
 	for cpuTime() < end {
@@ -31,6 +38,6 @@ func burn(d time.Duration) {
 
 func cpuTime() time.Duration {
 	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	_ = syscall.Getrusage(1 /* RUSAGE_THREAD */, &ru)
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
