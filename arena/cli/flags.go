@@ -117,7 +117,7 @@ func (r *rangeFlag[T]) format(v T) string {
 func timeFlags(f *pflag.FlagSet, deadline, startTimeout, startDeadline, endDeadline *time.Duration) {
 	rangeVar(f, deadline, "deadline", time.Second, time.Millisecond, time.Hour, "time a bot has for each move")
 	rangeVar(f, startTimeout, "start-timeout", host.DefaultStartTimeout, 100*time.Millisecond, time.Hour, "time a bot has to start and handshake")
-	rangeVar(f, startDeadline, "start-deadline", match.DefaultStartDeadline, time.Millisecond, time.Hour, "time a bot has to open its seat (Start), once started")
+	rangeVar(f, startDeadline, "start-deadline", 0, 0, time.Hour, fmt.Sprintf("time a bot has to open its seat (Start), once started; under the CPU clock its CPU time (0: %d x --deadline)", match.StartFactor))
 	rangeVar(f, endDeadline, "end-deadline", match.DefaultEndDeadline, time.Millisecond, time.Hour, "time a bot has to close its seat (End)")
 }
 

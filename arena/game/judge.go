@@ -18,6 +18,10 @@ var (
 	ErrTimeout = errors.New("no answer within the deadline")
 	// ErrDead means the bot process is gone (crashed, killed, or closed).
 	ErrDead = errors.New("bot is not running")
+	// ErrStalled means the machine, not the bot, kept a move (or a start) from finishing: its
+	// bot was runnable but given no CPU for so long that the move passed its stall limit. No
+	// one is charged; the runner voids the match and plays it again.
+	ErrStalled = errors.New("the machine stalled the bot")
 )
 
 // MaxAction bounds an answer that carries an action: a real one is a few bytes, and an

@@ -21,10 +21,10 @@ var runtimeNoise = regexp.MustCompile(`^\s+at (.*\()?node:internal/|^Node\.js v\
 // exception. The report always shows the last one, however long the stack after it.
 var headline = regexp.MustCompile(`^(panic: |fatal error: |Exception in thread |error(\[\w+\])?: |Traceback \(most recent call last\)|([\w$]+\.)*[\w$]*(Error|Exception)\b)`)
 
-// Cause picks the lines of a dead bot's stderr that say why it died: its last n lines
+// DeathLines picks the lines of a dead bot's stderr that say why it died: its last n lines
 // without the runtime's own noise, and, when a long stack pushed it out of them, the last
 // line naming an error with the few lines before it (a source line and its caret).
-func Cause(lines []string, n int) []string {
+func DeathLines(lines []string, n int) []string {
 	kept := make([]string, 0, len(lines))
 	for _, l := range lines {
 		if !runtimeNoise.MatchString(l) {
@@ -57,7 +57,7 @@ func Cause(lines []string, n int) []string {
 // causeText is Cause of a bot's log since its start, as a report's indented block, with the
 // bot's own files named as their author knows them (see Command.Files).
 func causeText(l *Log, files string) string {
-	lines := Cause(l.Tail(4*CauseLines), CauseLines)
+	lines := DeathLines(l.Tail(4*CauseLines), CauseLines)
 	if len(lines) == 0 {
 		return "\n  it wrote nothing to stderr"
 	}

@@ -22,7 +22,7 @@ SyntaxError: Unexpected token '='
     at node:internal/main/run_main_module:28:49
 Node.js v20.20.2
 arena-bridge: the bot's program exited (exit status 1)`, "\n")
-	got := Cause(node, 8)
+	got := DeathLines(node, 8)
 	if len(got) != 5 || got[3] != "SyntaxError: Unexpected token '='" || got[0] != "/bot/bot.js:3" {
 		t.Fatalf("node: %q", got)
 	}
@@ -32,13 +32,13 @@ arena-bridge: the bot's program exited (exit status 1)`, "\n")
 		goPanic = append(goPanic, fmt.Sprintf("main.f%d()", i), fmt.Sprintf("\t/bot/main.go:%d +0x25", i))
 	}
 	goPanic = append(goPanic, "exit status 2")
-	got = Cause(goPanic, 8)
+	got = DeathLines(goPanic, 8)
 	if len(got) != 8 || got[0] != "panic: no config file" || got[7] != "exit status 2" || !strings.Contains(got[5], "lines ...]") {
 		t.Fatalf("go: %q", got)
 	}
 	// Nothing that names an error: the last lines.
 	plain := []string{"a", "b", "c"}
-	if got := Cause(plain, 2); len(got) != 2 || got[1] != "c" {
+	if got := DeathLines(plain, 2); len(got) != 2 || got[1] != "c" {
 		t.Fatalf("plain: %q", got)
 	}
 }

@@ -4,18 +4,90 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
+	"github.com/botarena/arena/arena/game"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 	"github.com/botarena/arena/sandbox"
 )
 
-// MoveUsage is what one move used: its bot's CPU time (the cgroup's reading after the answer
-// minus the one before the request) and its wall time.
+// ErrStalled means the machine kept the bot from running (game.ErrStalled): the move passed
+// its stall limit while the bot had neither spent its CPU budget nor waited out its wall cap.
+var ErrStalled = game.ErrStalled
+
+// StallFactor is the machine's limit on a move under the CPU clock, as a multiple of the
+// move's wall cap: a move that takes this much wall time while its bot's own time (its wall
+// time minus its threads' run-queue delay) is still under the cap was stalled by the machine.
+// The bot is stopped, charged nothing, and the match is voided (ErrStalled). A bot running on
+// a third of a core answers an 80 % move in 2.4 x its budget; this is 30 x at the default.
+const StallFactor = 10
+
+// Cause says which limit stopped a move (or a start).
+type Cause int
+
+// The causes.
+const (
+	// CauseNone: the move answered in time (or failed another way).
+	CauseNone Cause = iota
+	// CauseCPU: its CPU time passed its budget (pondering included).
+	CauseCPU
+	// CauseWait: its own time (wall time minus run-queue delay) passed the wall cap: the bot
+	// slept or blocked.
+	CauseWait
+	// CauseMachine: the move passed the stall limit while the bot waited for a CPU.
+	CauseMachine
+)
+
+func (c Cause) String() string {
+	switch c {
+	case CauseCPU:
+		return "CPU budget"
+	case CauseWait:
+		return "its own waiting"
+	case CauseMachine:
+		return "the machine"
+	}
+	return "none"
+}
+
+// MoveUsage is what one move used: its bot's CPU time (the cgroup's reading at the answer
+// minus the reading at its previous answer, so CPU used between moves, pondering, is charged
+// to the next move), its wall time, and the part of the wall time its threads spent waiting
+// for a CPU.
 type MoveUsage struct {
 	CPU, Wall time.Duration
-	// OverCPU is set when the move was stopped for its CPU time, not its wall cap.
+	// RunQueue is the run-queue delay of the bot's threads during the move, read lazily: from
+	// the first poll after the move's wall time passed its CPU budget (0 for quicker moves,
+	// and an under-estimate by at most that budget: the missed part is charged as the bot's).
+	RunQueue time.Duration
+	// Own is what the wall cap counts: Wall minus RunQueue.
+	Own time.Duration
+	// Cause is the limit that stopped the move (CauseNone when it answered).
+	Cause Cause
+	// OverCPU is Cause == CauseCPU (kept for callers that only ask that).
 	OverCPU bool
+}
+
+// Wait is the bot's voluntary waiting in the move: its own time not spent on a CPU.
+func (u MoveUsage) Wait() time.Duration { return max(u.Own-u.CPU, 0) }
+
+// Figures says what the move used, for a timeout's text: CPU, own waiting, run-queue delay and
+// the share of a CPU the bot got over its wall time.
+func (u MoveUsage) Figures() string {
+	share := 0.0
+	if u.Wall > 0 {
+		share = 100 * float64(u.CPU) / float64(u.Wall)
+	}
+	return fmt.Sprintf("CPU %v, own waiting %v, run-queue delay %v, wall %v, CPU share %.0f%%",
+		round(u.CPU), round(u.Wait()), round(u.RunQueue), round(u.Wall), share)
+}
+
+func round(d time.Duration) time.Duration {
+	if d >= 10*time.Millisecond {
+		return d.Round(100 * time.Microsecond)
+	}
+	return d.Round(time.Microsecond)
 }
 
 // MinPoll is the shortest gap between two CPU readings while a move runs: how far past its
@@ -23,99 +95,233 @@ type MoveUsage struct {
 // one scheduler tick).
 const MinPoll = time.Millisecond
 
-// cpuWatch is a running move's CPU budget as the poller sees it; mu orders the poller against
-// the move's end, so a late poll never stops the next move.
-type cpuWatch struct {
-	mu      sync.Mutex
-	timer   *time.Timer
-	proc    *sandbox.Process
-	armed   bool
-	start   time.Duration // the cgroup's CPU reading when the request was sent
-	limit   time.Duration
-	wallEnd time.Time
-	overCPU bool
+// clockWatch watches one running move (or Start) under the CPU clock: its CPU time against
+// limit, its own time (wall minus run-queue delay) against cap, its wall time against the
+// stall limit. mu orders the poller against the move's end, so a late poll never stops the
+// next move.
+type clockWatch struct {
+	mu    sync.Mutex
+	timer *time.Timer
+	proc  *sandbox.Process
+	stop  func()
+	armed bool
+	t0    time.Time
+	// c0 is the CPU reading the move is charged from; limit its CPU budget.
+	c0, limit time.Duration
+	// cap is the wall cap on the bot's own time; stall the wall time at which the machine is
+	// blamed.
+	cap, stall time.Duration
+	// based is set once the run queue has been read (rq0 at wall time w0); rq is the delay
+	// since then as last read, runq whether it can be read at all.
+	based, runq bool
+	rq0, rq, w0 time.Duration
+	// c0base is the move's CPU time when the baseline was read.
+	c0base time.Duration
+	// due is when the next poll should run; hostLag sums how late polls ran: the host's own
+	// wait for a CPU, which delays the request and the answer as much as the poll.
+	due     time.Time
+	hostLag time.Duration
+	cause   Cause
+}
+
+// begin arms the watch for a move charged from CPU reading c0.
+func (w *clockWatch) begin(proc *sandbox.Process, c0, limit, cap time.Duration, stop func()) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.timer == nil {
+		w.timer = time.AfterFunc(time.Hour, w.poll)
+	}
+	w.proc, w.stop, w.t0, w.c0, w.limit, w.cap = proc, stop, time.Now(), c0, limit, cap
+	w.stall = cap * StallFactor
+	w.armed, w.based, w.runq, w.rq0, w.rq, w.w0, w.cause = true, false, true, 0, 0, 0, CauseNone
+	w.hostLag = 0
+	w.arm(nextPoll(limit, limit))
+}
+
+// end disarms the watch and says what the move used (one CPU reading; one run-queue reading
+// more for a move that had passed its budget in wall time).
+func (w *clockWatch) end() MoveUsage {
+	w.mu.Lock()
+	w.armed = false
+	w.timer.Stop()
+	c1, _ := w.proc.CPUTime()
+	u := MoveUsage{Wall: time.Since(w.t0), CPU: c1 - w.c0, Cause: w.cause}
+	// The run queue as of now, for an answer or a CPU overrun; a move stopped for its own
+	// waiting or by the machine keeps the reading it was stopped on.
+	if w.based && (w.cause == CauseNone || w.cause == CauseCPU) {
+		if r, ok := w.readRQ(); ok {
+			w.rq = max(r-w.rq0, 0)
+		}
+	}
+	u.RunQueue = min(w.rq+w.late()+w.hostLag, u.Wall)
+	w.mu.Unlock()
+	u.Own = u.Wall - u.RunQueue
+	u.OverCPU = u.Cause == CauseCPU
+	return u
+}
+
+// poll checks the running move and stops it at the first limit it has passed; otherwise it
+// sets the next reading for when a limit could be reached at the earliest. The run queue is
+// read only past the move's CPU budget in wall time (a baseline) and past its wall cap.
+func (w *clockWatch) poll() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.armed {
+		return
+	}
+	if late := time.Since(w.due); late > 0 {
+		w.hostLag += late
+	}
+	c, _ := w.proc.CPUTime()
+	used, wall := c-w.c0, time.Since(w.t0)
+	if used >= w.limit {
+		w.expire(CauseCPU)
+		return
+	}
+	if !w.based && wall >= w.limit && w.runq {
+		w.rq0, w.runq = w.readRQ()
+		w.based, w.w0, w.c0base = true, wall, used
+	}
+	own := wall
+	if wall >= w.cap && w.based && w.runq {
+		if r, ok := w.readRQ(); ok {
+			w.rq = max(r-w.rq0, 0)
+		}
+		own = wall - min(w.rq+w.late()+w.hostLag, wall)
+	}
+	switch {
+	case own >= w.cap:
+		w.expire(CauseWait)
+		return
+	case wall >= w.stall:
+		w.expire(CauseMachine)
+		return
+	}
+	// The next wall event: the baseline at the budget, the cap, then the earliest the bot's
+	// own time can reach the cap, and never past the stall limit.
+	next := w.cap - own
+	if !w.based && w.runq {
+		next = w.limit - wall
+	}
+	next = min(next, w.stall-wall)
+	w.arm(nextPoll(w.limit-used, max(next, MinPoll)))
+}
+
+// late is the part of the wall time before the baseline that is not counted as the bot's:
+// all of it but the CPU time the bot used by then. The run queue is read only once a move's
+// wall time passes its budget (lazily: quick moves never read it), so what came before is not
+// known; counting it as the machine's, not the bot's, keeps every honest bot uncharged (a
+// bot that sleeps gets at most one budget more before its cap, and is charged then).
+func (w *clockWatch) late() time.Duration {
+	if !w.based || !w.runq {
+		return 0
+	}
+	return max(w.w0-w.c0base, 0)
+}
+
+// readRQ is the machine's delay so far as the clock counts it: the run-queue delay of the
+// bot's threads. (The host's own threads' delay is not added: summed over a busy host's
+// threads it exceeds the wall time, and a sleeper would then look stalled by the machine.)
+func (w *clockWatch) readRQ() (time.Duration, bool) {
+	return w.proc.RunQueueDelay()
+}
+
+// arm sets the next poll.
+func (w *clockWatch) arm(d time.Duration) {
+	w.due = time.Now().Add(d)
+	w.timer.Reset(d)
+}
+
+func (w *clockWatch) expire(c Cause) {
+	w.armed, w.cause = false, c
+	w.stop()
+}
+
+// nextPoll is when to read again: a bot cannot use CPU faster than the machine has cores, so
+// left of budget cannot run out sooner than left/cores; never past the next wall event.
+func nextPoll(left, wallLeft time.Duration) time.Duration {
+	d := max(left/time.Duration(runtime.NumCPU()), MinPoll)
+	return min(d, max(wallLeft, 0))
+}
+
+// cpuMark is the bot's CPU reading at its last answer (or its Start), from which its next
+// move is charged: CPU used between moves is charged to the next one. -1: none yet.
+type cpuMark struct{ v atomic.Int64 }
+
+func (m *cpuMark) get(proc *sandbox.Process) time.Duration {
+	if v := m.v.Load(); v >= 0 {
+		return time.Duration(v)
+	}
+	c, _ := proc.CPUTime()
+	return c
+}
+
+// set keeps the later of two readings (seats of one process answer in any order).
+func (m *cpuMark) set(c time.Duration) {
+	for {
+		v := m.v.Load()
+		if int64(c) <= v || m.v.CompareAndSwap(v, int64(c)) {
+			return
+		}
+	}
 }
 
 // MeasuresCPU reports whether a cgroup counts the bot's CPU time (else ActCPU cannot be used).
-func (s *Seat) MeasuresCPU() bool {
-	if s.bot.rn == nil || s.bot.rn.proc == nil {
+func (s *Seat) MeasuresCPU() bool { return s.bot.MeasuresCPU() }
+
+// MeasuresCPU reports whether a cgroup counts the bot's CPU time.
+func (b *Bot) MeasuresCPU() bool {
+	if b.rn == nil || b.rn.proc == nil {
 		return false
 	}
-	_, ok := s.bot.rn.proc.CPUTime()
+	_, ok := b.rn.proc.CPUTime()
 	return ok
 }
 
-// ActCPU sends one request and waits for the answer while the bot's CPU time during the move
-// stays under cpu and the move's wall time under wall. The CPU time is polled, more often as
-// the budget runs out (never more than once per MinPoll), so a busy loop is stopped near its
-// budget and a quick move costs two reads. An overrun kills the bot and returns ErrTimeout,
-// like Act. The usage is returned whatever the outcome.
+// ActCPU sends one request and waits for the answer while the bot's CPU time, counted from its
+// previous answer, stays under cpu, and its own time in the move (wall time minus the time its
+// threads waited for a CPU) under wall. The CPU time is polled, more often as the budget runs
+// out (never more than once per MinPoll), so a busy loop is stopped near its budget, and a
+// quick move costs one reading. An overrun kills the bot and returns ErrTimeout; a move the
+// machine stalled (StallFactor) kills it and returns ErrStalled. The usage is returned
+// whatever the outcome.
 func (s *Seat) ActCPU(req *arenav1.ActRequest, cpu, wall time.Duration) (*arenav1.ActResponse, MoveUsage, error) {
-	var u MoveUsage
 	if !s.bot.Alive() {
-		return nil, u, fmt.Errorf("%w: %s", ErrDead, s.bot.Why())
+		return nil, MoveUsage{}, fmt.Errorf("%w: %s", ErrDead, s.bot.Why())
 	}
-	w := &s.watch
 	proc := s.bot.rn.proc
-	c0, _ := proc.CPUTime()
-	t0 := time.Now()
-	w.mu.Lock()
-	if w.timer == nil {
-		w.timer = time.AfterFunc(time.Hour, s.poll)
-	}
-	w.proc, w.start, w.limit, w.wallEnd, w.armed, w.overCPU = proc, c0, cpu, t0.Add(wall), true, false
-	w.timer.Reset(nextPoll(cpu, wall))
-	w.mu.Unlock()
+	s.watch.begin(proc, s.bot.mark.get(proc), cpu, wall, s.expire)
 	s.in.Act = req
 	err := s.stream.Send(&s.in)
 	var out *arenav1.ActStreamResponse
 	if err == nil {
 		out, err = s.stream.Recv()
 	}
-	w.mu.Lock()
-	w.armed = false
-	w.timer.Stop()
-	overCPU := w.overCPU
-	w.mu.Unlock()
-	c1, _ := proc.CPUTime()
-	u.Wall, u.CPU = time.Since(t0), c1-c0
-	if s.timed.Load() || (err != nil && (u.CPU >= cpu || u.Wall >= wall)) {
-		u.OverCPU = overCPU || u.CPU >= cpu
-		why := fmt.Sprintf("no answer within the wall-time cap of %v", wall)
-		if u.OverCPU {
-			why = fmt.Sprintf("used %v of CPU time, over its limit of %v", u.CPU.Round(time.Microsecond), cpu)
+	u := s.watch.end()
+	if err == nil && !s.timed.Load() {
+		s.bot.mark.set(u.CPU + s.watch.c0)
+		return out.GetAct(), u, nil
+	}
+	if u.Cause == CauseNone && err != nil {
+		// The answer failed as a limit ran out between two polls.
+		switch {
+		case u.CPU >= cpu:
+			u.Cause = CauseCPU
+		case u.Own >= wall:
+			u.Cause = CauseWait
 		}
-		s.bot.KillFor(sandbox.KindTimeLimit, why)
+		u.OverCPU = u.Cause == CauseCPU
+	}
+	switch u.Cause {
+	case CauseCPU:
+		s.bot.KillFor(sandbox.KindTimeLimit, fmt.Sprintf("used %v of CPU time, over its limit of %v (%s)", round(u.CPU), cpu, u.Figures()))
 		return nil, u, ErrTimeout
+	case CauseWait:
+		s.bot.KillFor(sandbox.KindTimeLimit, fmt.Sprintf("no answer within the wall-time cap of %v on its own time (%s)", wall, u.Figures()))
+		return nil, u, ErrTimeout
+	case CauseMachine:
+		s.bot.Kill(fmt.Sprintf("stopped by the arena: the machine stalled its move (%s); charged to no bot", u.Figures()))
+		return nil, u, fmt.Errorf("%w: a move of %v wall time got %s", ErrStalled, wall*StallFactor, u.Figures())
 	}
-	if err != nil {
-		return nil, u, s.broken(err)
-	}
-	return out.GetAct(), u, nil
-}
-
-// poll checks the running move: over its CPU limit or its wall cap, the move is stopped;
-// otherwise the next reading is set for when the budget could run out at the earliest.
-func (s *Seat) poll() {
-	w := &s.watch
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	if !w.armed {
-		return
-	}
-	c, _ := w.proc.CPUTime()
-	used, wallLeft := c-w.start, time.Until(w.wallEnd)
-	if used >= w.limit || wallLeft <= 0 {
-		w.overCPU, w.armed = used >= w.limit, false
-		s.expire()
-		return
-	}
-	w.timer.Reset(nextPoll(w.limit-used, wallLeft))
-}
-
-// nextPoll is when to read again: a bot cannot use CPU faster than the machine has cores, so
-// left of budget cannot run out sooner than left/cores; never past the wall cap.
-func nextPoll(left, wallLeft time.Duration) time.Duration {
-	d := max(left/time.Duration(runtime.NumCPU()), MinPoll)
-	return min(d, max(wallLeft, 0))
+	return nil, u, s.broken(err)
 }

@@ -223,6 +223,8 @@ type Bot struct {
 	mu        sync.Mutex
 	why       string
 	started   time.Time
+	// mark is the CPU reading the next move is charged from (see ActCPU).
+	mark cpuMark
 }
 
 // Launch starts a bot and waits for its handshake and Describe. The error names the bot, says
@@ -251,6 +253,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 	b := &Bot{Name: c.Name, Log: NewLog(opt.LogHead, opt.LogTail), workDir: workDir, started: time.Now()}
 	b.Log.Live = c.Live
 	b.files = c.Files
+	b.mark.v.Store(-1)
 	b.ctx, b.cancel = context.WithCancel(context.Background())
 	// The sandbox counts what the process writes to its own stdout and stderr; a Go bot's
 	// prints travel instead through go-plugin's stdio stream into this log, so the same
@@ -272,7 +275,8 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		AutoMTLS:         opt.GoPluginAutoMTLS,
 		SkipHostEnv:      true,
-		StartTimeout:     opt.StartTimeout,
+		// The launch's own limits are launchWatch's; go-plugin's is only its backstop.
+		StartTimeout:     (StallFactor + 1) * opt.StartTimeout,
 		Logger:           hclog.NewNullLogger(),
 		SyncStdout:       b.Log,
 		SyncStderr:       b.Log,
@@ -317,6 +321,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		env = append(env, "HOME="+in, "TMPDIR="+in, "PATH=/usr/local/bin:/usr/bin:/bin")
 		spec.Env = env
 		b.rn = &procRunner{
+			allow:     opt.StartTimeout,
 			name:      c.Name,
 			socketDir: socketDir,
 			paths:     paths,
@@ -329,7 +334,13 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 	b.client = plugin.NewClient(cfg)
 	t0 := time.Now()
 	rpc, err := b.client.Client()
+	if err == nil && b.rn != nil {
+		err = b.rn.watch.tripErr() // tripped after the handshake
+	}
 	if err != nil {
+		if b.rn != nil {
+			b.rn.watch.done()
+		}
 		b.Close()
 		if merr := missing(c); merr != nil {
 			return nil, merr // removed while it started
@@ -340,6 +351,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		}
 		return nil, b.launchErr("cannot connect", err)
 	}
+	defer b.rn.watch.done()
 	raw, err := rpc.Dispense(handshake.PluginName)
 	if err != nil {
 		return nil, b.launchErr("no bot service", err)
@@ -355,10 +367,23 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		b.markDead(b.rn.proc.Reason().String())
 		b.cancel()
 	}()
-	dctx, cancel := context.WithTimeout(ctx, opt.StartTimeout)
+	// Describe is held by the launch's watch (its allowance, counted since the process ran);
+	// the context only ends it when the watch trips or the backstop passes.
+	dctx, cancel := context.WithTimeout(ctx, (StallFactor+1)*opt.StartTimeout)
 	defer cancel()
+	go func() {
+		select {
+		case <-b.rn.watch.tripped:
+			cancel()
+		case <-dctx.Done():
+		}
+	}()
 	b.Desc, err = b.svc.Describe(dctx, &arenav1.DescribeRequest{HostVersion: handshake.Version})
 	b.Startup.Describe = time.Since(tConnected)
+	if terr := b.rn.watch.tripErr(); terr != nil {
+		b.Close()
+		return nil, &StartError{Bot: c.Name, Err: terr, Msg: fmt.Sprintf("bot %s: %v%s", c.Name, terr, causeText(b.Log, b.files)), Pid: b.rn.proc.Pid()}
+	}
 	if err != nil {
 		return nil, b.launchErr("did not answer Describe", err)
 	}
@@ -533,6 +558,57 @@ func (b *Bot) Open(ctx context.Context, req *arenav1.StartRequest, timeout time.
 		b.KillFor(sandbox.KindTimeLimit, fmt.Sprintf("Start took longer than %v", timeout))
 		return nil, fmt.Errorf("%w: Start took longer than %v", ErrTimeout, timeout)
 	}
+	return b.opened(req, resp, err)
+}
+
+// OpenCPU is Open under the CPU clock: Start is charged the bot's CPU time against cpu and its
+// own time (wall time minus its threads' run-queue delay) against wall, as a move is, and a
+// Start the machine stalls returns ErrStalled. Where no cgroup counts CPU it is Open(cpu).
+func (b *Bot) OpenCPU(ctx context.Context, req *arenav1.StartRequest, cpu, wall time.Duration) (*Seat, error) {
+	if !b.Alive() {
+		return nil, fmt.Errorf("%w: %s", ErrDead, b.Why())
+	}
+	if !b.MeasuresCPU() {
+		return b.Open(ctx, req, cpu)
+	}
+	proc := b.rn.proc
+	c0, _ := proc.CPUTime()
+	sctx, cancel := context.WithCancel(ctx)
+	var w clockWatch
+	w.begin(proc, c0, cpu, wall, cancel)
+	resp, err := b.svc.Start(sctx, req)
+	u := w.end()
+	cancel()
+	if err != nil && u.Cause == CauseNone && ctx.Err() == nil {
+		switch {
+		case u.CPU >= cpu:
+			u.Cause = CauseCPU
+		case u.Own >= wall:
+			u.Cause = CauseWait
+		}
+	}
+	switch u.Cause {
+	case CauseCPU:
+		why := fmt.Sprintf("Start used %v of CPU time, over its allowance of %v (%s)", round(u.CPU), cpu, u.Figures())
+		b.KillFor(sandbox.KindTimeLimit, why)
+		return nil, fmt.Errorf("%w: %s", ErrTimeout, why)
+	case CauseWait:
+		why := fmt.Sprintf("Start took longer than its wall-time cap of %v on its own time (%s)", wall, u.Figures())
+		b.KillFor(sandbox.KindTimeLimit, why)
+		return nil, fmt.Errorf("%w: %s", ErrTimeout, why)
+	case CauseMachine:
+		why := fmt.Sprintf("the machine stalled its Start (%s)", u.Figures())
+		b.Kill("stopped by the arena: " + why + "; charged to no bot")
+		return nil, fmt.Errorf("%w: %s", ErrStalled, why)
+	}
+	if err == nil {
+		b.mark.set(c0 + u.CPU)
+	}
+	return b.opened(req, resp, err)
+}
+
+// opened finishes Open once Start has answered: a refusal, or the seat's move stream.
+func (b *Bot) opened(req *arenav1.StartRequest, resp *arenav1.StartResponse, err error) (*Seat, error) {
 	if err != nil {
 		return nil, b.callErr(err)
 	}
@@ -577,7 +653,7 @@ type Seat struct {
 	timed  atomic.Bool
 	in     arenav1.ActStreamRequest
 	// watch polls a move's CPU time under the CPU clock (ActCPU).
-	watch cpuWatch
+	watch clockWatch
 }
 
 func (s *Seat) expire() {

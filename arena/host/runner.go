@@ -46,8 +46,11 @@ type procRunner struct {
 	copies sync.WaitGroup
 	// spawned and handshook time the launch (see Startup).
 	spawned, handshook time.Time
-	exited             chan struct{}
-	waitErr            error
+	// allow is the launch's allowance (Options.StartTimeout), held by watch.
+	allow   time.Duration
+	watch   *launchWatch
+	exited  chan struct{}
+	waitErr error
 }
 
 func (r *procRunner) Start(ctx context.Context) error {
@@ -57,6 +60,7 @@ func (r *procRunner) Start(ctx context.Context) error {
 	}
 	r.proc = p
 	r.spawned = time.Now()
+	r.watch = watchLaunch(p, r.allow)
 	r.exited = make(chan struct{})
 	r.copies.Add(2)
 	go func() {
@@ -91,14 +95,19 @@ func (r *procRunner) Start(ctx context.Context) error {
 	select {
 	case line = <-lineCh:
 		r.handshook = time.Now()
+	case <-r.watch.tripped:
+		return r.fail(r.watch.tripErr())
 	case err := <-errCh:
 		<-r.waitOrTimeout(200 * time.Millisecond)
+		if terr := r.watch.tripErr(); terr != nil {
+			return r.fail(terr)
+		}
 		if errors.Is(err, ErrBadHandshake) {
 			return r.fail(err)
 		}
 		return r.fail(fmt.Errorf("%w (%s)", ErrExited, r.exitText()))
 	case <-ctx.Done():
-		return r.fail(fmt.Errorf("%w within the start timeout", ErrNoHandshake))
+		return r.fail(fmt.Errorf("%w: the machine stalled its start for %v; charged to no bot", ErrStalled, time.Since(r.spawned).Round(time.Millisecond)))
 	}
 	hs, err := r.check(strings.TrimRight(line, "\r\n"))
 	if err != nil {
@@ -131,6 +140,7 @@ func (r *procRunner) exitText() string {
 
 // fail kills the process and decorates err with the bot's last stderr lines.
 func (r *procRunner) fail(err error) error {
+	r.watch.done()
 	_ = r.proc.Kill()
 	<-r.exited
 	r.drained(500 * time.Millisecond)

@@ -40,6 +40,9 @@ type Player interface {
 var (
 	ErrTimeout = game.ErrTimeout
 	ErrDead    = game.ErrDead
+	// ErrStalled is a move (or Start) the machine kept from finishing (see CPUConn): Run then
+	// returns an error wrapping it, the match is void, and the runner plays it again.
+	ErrStalled = game.ErrStalled
 )
 
 // ClockMode says what a move's time is.
@@ -78,8 +81,44 @@ const DefaultWallFactor = 3
 // Usage is what one move used.
 type Usage struct {
 	CPU, Wall time.Duration
+	// RunQueue is the time the bot's threads waited for a CPU in the move, as far as the host
+	// read it (only for moves slower than their budget in wall time); Own is Wall minus it,
+	// what the wall cap counts.
+	RunQueue, Own time.Duration
 	// OverCPU is set when the move was stopped for its CPU time (not its wall cap).
 	OverCPU bool
+	// Cause is the limit that stopped the move ("" when it answered).
+	Cause Cause
+}
+
+// Cause names the limit that ran out in a timeout under the CPU clock.
+type Cause string
+
+// The causes of a timeout: the first two are the bot's fault; the machine's is no one's.
+const (
+	CauseCPU     Cause = "CPU budget"
+	CauseWait    Cause = "its own waiting"
+	CauseMachine Cause = "the machine"
+)
+
+// Wait is the bot's voluntary waiting in the move: its own time not spent on a CPU.
+func (u Usage) Wait() time.Duration { return max(u.Own-u.CPU, 0) }
+
+// Figures says what a move used: CPU, own waiting, run-queue delay, wall and CPU share.
+func (u Usage) Figures() string {
+	share := 0.0
+	if u.Wall > 0 {
+		share = 100 * float64(u.CPU) / float64(u.Wall)
+	}
+	return fmt.Sprintf("CPU %v, own waiting %v, run-queue delay %v, wall %v, CPU share %.0f%%",
+		roundMs(u.CPU), roundMs(u.Wait()), roundMs(u.RunQueue), roundMs(u.Wall), share)
+}
+
+func roundMs(d time.Duration) time.Duration {
+	if d >= 10*time.Millisecond {
+		return d.Round(100 * time.Microsecond)
+	}
+	return d.Round(time.Microsecond)
 }
 
 // CPUConn is a Conn that can charge a move its bot's CPU time: ActCPU stops the move once its
@@ -89,6 +128,13 @@ type CPUConn interface {
 	ActCPU(req *arenav1.ActRequest, cpu, wall time.Duration) (*arenav1.ActResponse, Usage, error)
 	// MeasuresCPU reports whether the bot's CPU time can be read (a cgroup measures it).
 	MeasuresCPU() bool
+}
+
+// CPUOpener is a Player whose Start can be charged like a move under the CPU clock: its CPU
+// time against cpu, its own time against wall; a Start the machine stalls returns an error
+// wrapping ErrStalled.
+type CPUOpener interface {
+	OpenCPU(ctx context.Context, req *arenav1.StartRequest, cpu, wall time.Duration) (Conn, error)
 }
 
 // Measurer is implemented by connections that can read their bot's CPU time and memory
@@ -112,8 +158,10 @@ type Options struct {
 	// ClockMs overrides the game's per-seat clock (0: the game's own, from its "clock"
 	// parameter or default, -1: none).
 	ClockMs int64
-	// StartDeadline and EndDeadline bound each seat's Start and End calls (default
-	// DefaultStartDeadline, DefaultEndDeadline); the process start-up has its own timeout.
+	// StartDeadline bounds each seat's Start (default StartFactor x Deadline: it scales with
+	// the move budget); under the CPU clock it is Start's CPU budget and its own time is
+	// capped at WallFactor x it, as a move's. EndDeadline bounds End (default
+	// DefaultEndDeadline). The process start-up has its own timeout.
 	StartDeadline time.Duration
 	EndDeadline   time.Duration
 	Recorder      Recorder
@@ -135,9 +183,13 @@ type Options struct {
 	Bank time.Duration
 }
 
+// StartFactor is Start's default allowance as a multiple of the move budget.
+const StartFactor = 3
+
 // Defaults for Options.
 const (
-	DefaultStartDeadline = 3 * time.Second
+	// DefaultStartDeadline is Start's allowance at the default move budget of 1 s.
+	DefaultStartDeadline = StartFactor * time.Second
 	DefaultEndDeadline   = 3 * time.Second
 )
 
@@ -176,6 +228,8 @@ type seatState struct {
 	inline    bool
 	player    Player
 	openFault *game.Fault
+	// stalled is set when the machine stalled this seat's Start or move: the match is void.
+	stalled   error
 	clockLeft time.Duration
 	// clockAll is the game's whole clock (the auction's chess clock), for the timeout's text.
 	clockAll time.Duration
@@ -193,7 +247,7 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 		opt.Deadline = time.Second
 	}
 	if opt.StartDeadline <= 0 {
-		opt.StartDeadline = DefaultStartDeadline
+		opt.StartDeadline = StartFactor * opt.Deadline
 	}
 	if opt.EndDeadline <= 0 {
 		opt.EndDeadline = DefaultEndDeadline
@@ -272,10 +326,14 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			st.open(ctx, sreqs[i], opt.StartDeadline)
+			st.open(ctx, sreqs[i], opt)
 		}()
 	}
 	wg.Wait()
+	if err := stalled(seats, opt.MatchID); err != nil {
+		closeAll(eng, seats, opt)
+		return nil, err
+	}
 
 	var answers []game.Answer
 	steps := 0
@@ -319,6 +377,10 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 		}
 		send(spec.Name, seats[pending[last]], pending[last], int64(steps), opt, &answers[last], &order)
 		wg.Wait()
+		if err := stalled(seats, opt.MatchID); err != nil {
+			closeAll(eng, seats, opt)
+			return nil, err
+		}
 		if opt.Recorder != nil {
 			opt.Recorder.Step(steps, answers)
 		}
@@ -340,17 +402,40 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 	return res, nil
 }
 
+// stalled is the error voiding the match when the machine stalled a seat, else nil.
+func stalled(seats []*seatState, matchID string) error {
+	for i, st := range seats {
+		if st.stalled != nil {
+			return fmt.Errorf("match %s void, charged to no bot: seat %d: %w", matchID, i, st.stalled)
+		}
+	}
+	return nil
+}
+
 // open starts the seat; a failure becomes the fault charged at the seat's first move, under
 // the game's rule (a Start overrun is a timeout like a move's).
-func (st *seatState) open(ctx context.Context, req *arenav1.StartRequest, deadline time.Duration) {
+func (st *seatState) open(ctx context.Context, req *arenav1.StartRequest, opt Options) {
 	if !st.player.Alive() {
 		st.openFault = &game.Fault{Kind: game.FaultCrash, Detail: bounded.Text("bot is not running: "+st.player.Why(), bounded.Detail)}
 		return
 	}
-	c, err := st.player.Open(ctx, req, deadline)
+	deadline := opt.StartDeadline
+	var c Conn
+	var err error
+	if o, ok := st.player.(CPUOpener); ok && opt.Clock == ClockCPU {
+		c, err = o.OpenCPU(ctx, req, deadline, opt.wallCap(deadline))
+	} else {
+		c, err = st.player.Open(ctx, req, deadline)
+	}
 	switch {
+	case errors.Is(err, ErrStalled):
+		st.stalled = err
 	case errors.Is(err, ErrTimeout):
-		st.openFault = &game.Fault{Kind: game.FaultTimeout, Detail: fmt.Sprintf("did not open its seat within %v (Start)", deadline)}
+		detail := fmt.Sprintf("did not open its seat within %v (Start)", deadline)
+		if why, ok := strings.CutPrefix(err.Error(), ErrTimeout.Error()+": "); ok {
+			detail = "did not open its seat: " + why
+		}
+		st.openFault = &game.Fault{Kind: game.FaultTimeout, Detail: bounded.Text(detail, bounded.Detail)}
 	case err != nil:
 		st.openFault = &game.Fault{Kind: game.FaultCrash, Detail: bounded.Text("could not open its seat: "+err.Error(), bounded.Detail)}
 	default:
@@ -451,6 +536,11 @@ func send(gameName string, st *seatState, seat int, step int64, opt Options, out
 			used.CPU = cpu1 - cpu0
 		}
 	}
+	if errors.Is(err, ErrStalled) {
+		st.stalled = err
+		out.Order = int(order.Add(1) - 1)
+		return
+	}
 	charged := used.Wall
 	if byCPU {
 		charged = used.CPU
@@ -503,21 +593,21 @@ func clockOutText(used Usage, st *seatState) string {
 		st.clockAll, used.Wall.Round(time.Millisecond))
 }
 
-// timeoutText says which limit a move overran. byClock says the game's clock set the move's
-// limit or its wall-time cap.
+// timeoutText says which limit a move overran and, under the CPU clock, with what figures.
+// byClock says the game's clock set the move's limit or its wall-time cap.
 func timeoutText(opt Options, byCPU, byClock bool, used Usage, budget, limit time.Duration, st *seatState) string {
 	switch {
 	case byClock && st.clockLeft <= 0:
 		return clockOutText(used, st)
 	case byCPU && !used.OverCPU && used.CPU <= limit:
-		return fmt.Sprintf("no answer within the wall-time cap of %v (it had used %v of CPU time; budget %v)",
-			opt.wallCap(limit), used.CPU.Round(time.Microsecond), budget)
+		return fmt.Sprintf("timeout (%s): no answer within the wall-time cap of %v counting its own time only, wall time minus its wait for a CPU (%s; budget %v)",
+			CauseWait, opt.wallCap(limit), used.Figures(), budget)
 	case byCPU:
-		what := fmt.Sprintf("used %v of CPU time, over its budget of %v", used.CPU.Round(time.Microsecond), budget)
+		what := fmt.Sprintf("timeout (%s): used %v of CPU time, over its budget of %v", CauseCPU, roundMs(used.CPU), budget)
 		if opt.Bank > 0 {
 			what += " and its overage bank"
 		}
-		return what
+		return what + " (counted from its previous answer, pondering included; " + used.Figures() + ")"
 	case opt.Bank > 0:
 		return fmt.Sprintf("no answer within %v (its budget of %v and its overage bank)", limit, budget)
 	}

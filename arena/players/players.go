@@ -54,6 +54,18 @@ func (p Process) Open(ctx context.Context, req *arenav1.StartRequest, timeout ti
 	return processSeat{s: s, bot: p.Bot}, nil
 }
 
+// OpenCPU starts a seat under the CPU clock: Start is charged like a move.
+func (p Process) OpenCPU(ctx context.Context, req *arenav1.StartRequest, cpu, wall time.Duration) (match.Conn, error) {
+	s, err := p.Bot.OpenCPU(ctx, req, cpu, wall)
+	if err != nil {
+		return nil, err
+	}
+	return processSeat{s: s, bot: p.Bot}, nil
+}
+
+// causes maps the host's causes of a stopped move to the runner's.
+var causes = map[host.Cause]match.Cause{host.CauseCPU: match.CauseCPU, host.CauseWait: match.CauseWait, host.CauseMachine: match.CauseMachine}
+
 // processSeat is a host seat as a match.Conn (and match.CPUConn): the host's errors are the
 // runner's (game.ErrTimeout, game.ErrDead), so they pass as they are.
 type processSeat struct {
@@ -71,7 +83,7 @@ func (c processSeat) Act(req *arenav1.ActRequest, timeout time.Duration) (*arena
 // ActCPU charges the move its bot's CPU time (the runner's CPU clock).
 func (c processSeat) ActCPU(req *arenav1.ActRequest, cpu, wall time.Duration) (*arenav1.ActResponse, match.Usage, error) {
 	resp, u, err := c.s.ActCPU(req, cpu, wall)
-	return c.ownFiles(resp), match.Usage{CPU: u.CPU, Wall: u.Wall, OverCPU: u.OverCPU}, err
+	return c.ownFiles(resp), match.Usage{CPU: u.CPU, Wall: u.Wall, RunQueue: u.RunQueue, Own: u.Own, OverCPU: u.OverCPU, Cause: causes[u.Cause]}, err
 }
 
 // ownFiles names the bot's own files in an error answer's traceback as its author does

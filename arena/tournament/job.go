@@ -124,6 +124,9 @@ type Result struct {
 	// built), the compiler's last lines included. The ladder keeps both for the bot's author.
 	Logs   []string `json:"logs,omitempty"`
 	Broken []string `json:"broken,omitempty"`
+	// Stalls is how often the worker's machine stalled the match (a bot runnable but given no
+	// CPU past its stall limit): each time it was voided and played again.
+	Stalls int `json:"stalls,omitempty"`
 }
 
 // maxResultJSON bounds a result once decompressed (the message itself is bounded by the

@@ -137,6 +137,9 @@ type Options struct {
 	// Alone says this process's workers are the queue's only ones (an embedded server
 	// without a port): a bot they cannot build is charged at once, as in a direct run.
 	Alone bool
+	// OnStall is told of every match the machine stalled (voided and played again; see
+	// MaxStalls); nil: not told.
+	OnStall func(matchID string, err error)
 }
 
 // Summary of a run.
@@ -422,13 +425,39 @@ type played struct {
 	fin     store.Finish
 	summary string
 	logs    []string
+	// stalls is how often the machine stalled the match before this play (each voided).
+	stalls int
 }
 
-// play gets processes for one match from the pool (under poolKey(bot index)), plays it and
+// MaxStalls is how often a match the machine stalled (match.ErrStalled: a bot runnable but
+// given no CPU past its stall limit) is voided and played again before it fails, charged to
+// no bot.
+const MaxStalls = 3
+
+// play plays one match (playOnce) and, when the machine stalls it, voids it and plays it
+// again with fresh processes for the stalled bots: what the machine did is charged to no bot.
+// played.stalls counts the voided plays.
+func play(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Command, broken []error, houses map[int]*sdk.Bot, m store.Match, opt Options, pl *pool, poolKey func(int) string) (played, error) {
+	for stalls := 0; ; stalls++ {
+		p, err := playOnce(ctx, spec, cfg, cmds, broken, houses, m, opt, pl, poolKey)
+		p.stalls = stalls
+		if !errors.Is(err, match.ErrStalled) || ctx.Err() != nil {
+			return p, err
+		}
+		if opt.OnStall != nil {
+			opt.OnStall(m.MatchID, err)
+		}
+		if stalls+1 >= MaxStalls {
+			return p, fmt.Errorf("infrastructure failure, charged to no bot: the machine stalled the match %d times, the last: %w", stalls+1, err)
+		}
+	}
+}
+
+// playOnce gets processes for one match from the pool (under poolKey(bot index)), plays it and
 // returns what is recorded: the same wherever it runs (here, or on a worker). A bot index
 // with a house bot plays it in-process; one with a broken build or no process is a fault in
 // its seat.
-func play(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Command, broken []error, houses map[int]*sdk.Bot, m store.Match, opt Options, pl *pool, poolKey func(int) string) (played, error) {
+func playOnce(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Command, broken []error, houses map[int]*sdk.Bot, m store.Match, opt Options, pl *pool, poolKey func(int) string) (played, error) {
 	gcfg := game.Config{Seed: m.Seed, Params: cfg.Params}
 	names := make([]string, len(m.Players))
 	for i, b := range m.Players {
@@ -458,8 +487,9 @@ func play(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Command, 
 			if errors.Is(err, host.ErrMissingFiles) {
 				p, err = relaunch(ctx, opt, cfg.Entries[b], pl, poolKey(b), hopt, err)
 			}
-			if errors.Is(err, host.ErrMissingFiles) {
-				// The arena lost the bot's files: the match fails, charged to no bot.
+			if errors.Is(err, host.ErrMissingFiles) || errors.Is(err, match.ErrStalled) {
+				// The arena lost the bot's files, or the machine stalled its start: the match
+				// fails (or is played again), charged to no bot.
 				infraMu.Lock()
 				infra = errors.Join(infra, err)
 				infraMu.Unlock()

@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/botarena/arena/arena/botspec"
@@ -146,6 +147,9 @@ type worker struct {
 	opt   WorkOptions
 	files string     // the files store (snapshots)
 	mu    sync.Mutex // one fetch at a time
+	// stalls counts the matches this worker's machine stalled (each voided and played again):
+	// a worker that stalls often is overloaded, and its log says so.
+	stalls atomic.Int64
 }
 
 // lease tracks whether a job is still this worker's: it is not once the gap between two
@@ -344,7 +348,10 @@ func (w *worker) play(ctx context.Context, job Job, d *queue.Delivery, pl *pool)
 			return res, nil
 		}
 	}
-	opt := Options{Host: host.Options{Limits: job.Limits, Strict: job.Strict || w.opt.Strict}, WorkRoot: w.opt.WorkRoot, MeasureMoves: job.MeasureMoves}
+	opt := Options{Host: host.Options{Limits: job.Limits, Strict: job.Strict || w.opt.Strict}, WorkRoot: w.opt.WorkRoot, MeasureMoves: job.MeasureMoves,
+		OnStall: func(id string, err error) {
+			w.opt.Log(fmt.Sprintf("worker %s: the machine stalled match %s, played again (stalls so far: %d; a worker that stalls often is overloaded): %v", w.opt.Name, id, w.stalls.Add(1), err))
+		}}
 	if len(pl.bots) > poolBound {
 		pl.close()
 	}
@@ -358,8 +365,11 @@ func (w *worker) play(ctx context.Context, job Job, d *queue.Delivery, pl *pool)
 	if ctx.Err() != nil {
 		return res, ctx.Err()
 	}
-	if errors.Is(err, host.ErrMissingFiles) {
-		res.Infra = err.Error() // the next job prepares the bot again (botspec), which rebuilds it
+	res.Stalls = p.stalls
+	if errors.Is(err, host.ErrMissingFiles) || errors.Is(err, match.ErrStalled) {
+		// the next job prepares the bot again (botspec), which rebuilds it; a machine that
+		// stalled the match MaxStalls times leaves it to another delivery
+		res.Infra = err.Error()
 		return res, nil
 	}
 	if err != nil {

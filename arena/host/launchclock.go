@@ -1,0 +1,106 @@
+package host
+
+import (
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/botarena/arena/sandbox"
+)
+
+// launchWatch holds a launch to its allowance the way the CPU clock holds a move: from the
+// moment the bot's process runs (the host's fork and sandbox set-up are not counted) until
+// Describe has answered, the bot may use allow of CPU time and allow of its own time (wall
+// time minus its threads' run-queue delay: a busy machine is not counted). A launch still
+// unfinished at StallFactor x allow of wall time, within both, was stalled by the machine
+// (ErrStalled). Where no cgroup counts the bot's CPU, allow is wall time, as before.
+type launchWatch struct {
+	proc  *sandbox.Process
+	allow time.Duration
+	t0    time.Time
+	stop  chan struct{}
+	once  sync.Once
+	mu    sync.Mutex
+	err   error
+	// tripped is closed when a limit has run out (err says which); the bot is being killed.
+	tripped chan struct{}
+}
+
+// launchInterval is how often a launch is checked: often enough that an overrun is noticed
+// within a twentieth of the allowance, never more than every 5 ms.
+func launchInterval(allow time.Duration) time.Duration {
+	return min(max(allow/20, 5*time.Millisecond), 250*time.Millisecond)
+}
+
+func watchLaunch(proc *sandbox.Process, allow time.Duration) *launchWatch {
+	w := &launchWatch{proc: proc, allow: allow, t0: time.Now(), stop: make(chan struct{}), tripped: make(chan struct{})}
+	go w.run()
+	return w
+}
+
+func (w *launchWatch) run() {
+	tick := time.NewTicker(launchInterval(w.allow))
+	defer tick.Stop()
+	for {
+		select {
+		case <-w.stop:
+			return
+		case <-tick.C:
+		}
+		if err := w.check(); err != nil {
+			w.mu.Lock()
+			w.err = err
+			w.mu.Unlock()
+			close(w.tripped)
+			return
+		}
+	}
+}
+
+// check reads the launch's figures; the threads were all born in it, so their run-queue
+// delay needs no baseline.
+func (w *launchWatch) check() error {
+	wall := time.Since(w.t0)
+	cpu, ok := w.proc.CPUTime()
+	if !ok {
+		if wall >= w.allow {
+			return fmt.Errorf("%w within its start-up allowance of %v (wall time: no cgroup counts its CPU here)", ErrNoHandshake, w.allow)
+		}
+		return nil
+	}
+	u := MoveUsage{CPU: cpu, Wall: wall, Own: wall}
+	if cpu >= w.allow {
+		return fmt.Errorf("%w: used %v of CPU time starting, over its start-up allowance of %v (%s)", ErrNoHandshake, round(cpu), w.allow, u.Figures())
+	}
+	if wall < w.allow {
+		return nil
+	}
+	if rq, ok := w.proc.RunQueueDelay(); ok {
+		u.RunQueue = min(rq, wall)
+		u.Own = wall - u.RunQueue
+	}
+	switch {
+	case u.Own >= w.allow:
+		return fmt.Errorf("%w within its start-up allowance of %v of its own time (%s)", ErrNoHandshake, w.allow, u.Figures())
+	case wall >= StallFactor*w.allow:
+		return fmt.Errorf("%w: the machine stalled its start (%s); charged to no bot", ErrStalled, u.Figures())
+	}
+	return nil
+}
+
+// tripErr is why the launch was stopped (nil while it was not).
+func (w *launchWatch) tripErr() error {
+	if w == nil {
+		return nil
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.err
+}
+
+// done ends the watch (the launch finished or failed).
+func (w *launchWatch) done() {
+	if w != nil {
+		w.once.Do(func() { close(w.stop) })
+	}
+}
