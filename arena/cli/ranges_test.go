@@ -15,8 +15,8 @@ func TestNumericFlagsRefuseOutOfRange(t *testing.T) {
 	dir := t.TempDir()
 	db := filepath.Join(dir, "t.db")
 	b := func(n string) string { return filepath.Join(root, "bots/dynamite/cmd", n) }
-	two := []string{b("paper"), b("rock")}
-	four := []string{b("paper"), b("rock"), b("scissors"), b("beatlast")}
+	two := []string{b("paper"), b("dynamite")}
+	four := []string{b("paper"), b("dynamite"), b("scissors"), b("beatlast")}
 	tour := func(extra ...string) []string {
 		return append(append([]string{"tournament", "dynamite", "--store", db}, extra...), four...)
 	}

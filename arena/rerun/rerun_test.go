@@ -1,6 +1,7 @@
 package rerun_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -109,7 +110,14 @@ func again(t *testing.T, rec *replay.Record, plan *rerun.Plan, ps []match.Player
 func actions(st replay.Step) string {
 	var b strings.Builder
 	for _, a := range st.Answers {
-		fmt.Fprintf(&b, "%d:%s/%v/%d ", a.Seat, a.Action, a.Fault != nil, a.Order)
+		// protojson spaces its output at random (on purpose, per build), so compare compacted.
+		var act bytes.Buffer
+		if len(a.Action) > 0 {
+			if err := json.Compact(&act, a.Action); err != nil {
+				act.WriteString("not JSON: " + err.Error())
+			}
+		}
+		fmt.Fprintf(&b, "%d:%s/%v/%d ", a.Seat, act.String(), a.Fault != nil, a.Order)
 	}
 	return b.String()
 }
