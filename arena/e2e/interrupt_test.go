@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/botarena/arena/arena/internal/proctable"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // TestInterruptStopsEveryBot sends Ctrl-C to a real arena play whose bot hangs: the arena must
@@ -43,13 +44,12 @@ func TestInterruptStopsEveryBot(t *testing.T) {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
+	case <-time.After(slack.Of(t, 5*time.Second)):
 		cmd.Process.Kill()
-		t.Fatalf("arena still running 5s after Ctrl-C:\n%s", out.String())
+		t.Fatalf("arena still running %v after Ctrl-C:\n%s", slack.Of(t, 5*time.Second), out.String())
 	}
-	if el := time.Since(t0); el > 2*time.Second {
-		t.Errorf("arena took %v to stop after Ctrl-C", el)
-	}
+	// The sleepy bot hangs for the whole 60s deadline: stopping must not wait for it.
+	slack.Within(t, "stopping after Ctrl-C", time.Since(t0), 0, 2*time.Second)
 	if cmd.ProcessState.ExitCode() == 0 || !strings.Contains(out.String(), "context canceled") {
 		t.Errorf("exit %d after Ctrl-C, output:\n%s", cmd.ProcessState.ExitCode(), out.String())
 	}

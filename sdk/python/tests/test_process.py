@@ -11,7 +11,7 @@ from pathlib import Path
 
 import grpc
 import pytest
-from conftest import COOKIE, client_cert, server_cert_pem, with_src
+from conftest import COOKIE, client_cert, server_cert_pem, slack, with_src
 from cryptography import x509
 from cryptography.hazmat.primitives.asymmetric import ec
 from google.protobuf import empty_pb2
@@ -203,7 +203,7 @@ def test_shutdown_exits_promptly_and_stdio_stays_open(write_bot, bot_process) ->
     t = time.monotonic()
     controller_pb2_grpc.GRPCControllerStub(b.channel).Shutdown(controller_pb2.Empty(), timeout=10)
     assert b.proc.wait(timeout=5) == 0
-    assert time.monotonic() - t < 1.0
+    assert time.monotonic() - t < slack(1.0)  # the user's hour-long thread is not waited for
     assert not os.path.exists(b.socket_path)
 
 
