@@ -25,7 +25,7 @@ buf_install() {
   mkdir -p "$buf_dir"
   cp "$buf_pin/package.json" "$buf_pin/package-lock.json" "$buf_dir/"
   # --ignore-scripts: the package's postinstall only swaps its node launcher for the binary.
-  if ! (cd "$buf_dir" && npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2); then
+  if ! (cd "$buf_dir" && npm_config_update_notifier=false npm ci --ignore-scripts --no-audit --no-fund --loglevel=error >&2); then
     rm -rf "$buf_dir"
     echo "buf: npm ci of $buf_pin/package-lock.json failed (an integrity mismatch or no registry): see above" >&2
     return 1
