@@ -131,10 +131,10 @@ for l in "${lanes[@]}"; do
   fi
   rc=1 took=?
   [ -f "$logs/$l.status" ] && read -r rc took <"$logs/$l.status"
-  times+=("$l ${took}s")
+  times+=("$l ${took}s (exit $rc)")
   [ "$rc" = 0 ] || failed+=("$l")
 done
-printf '\n== lane times: %s; the whole run %ss\n' "${times[*]}" "$(($(date +%s) - ARENA_TEST_T0))"
+printf '\n== lane times: %s; the whole run %ss\n' "$(IFS=,; echo "${times[*]}")" "$(($(date +%s) - ARENA_TEST_T0))"
 if [ "${#failed[@]}" -gt 0 ]; then
   echo "failed lanes: ${failed[*]} (their output is above)" >&2
   exit 1
