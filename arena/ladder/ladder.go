@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/botarena/arena/arena/botspec"
+	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/queue"
@@ -151,7 +152,7 @@ func (l *Ladder) init() {
 		l.Pause = 200 * time.Millisecond
 	}
 	if len(l.Games) == 0 {
-		l.Games = house.Games()
+		l.Games = game.Names() // every registered game; SeedHouse fails for one without a house bot
 	}
 	if l.Resolver == nil {
 		l.Resolver = &botspec.Resolver{}
@@ -188,7 +189,10 @@ func (l *Ladder) Replay(matchID int64) {
 func (l *Ladder) SeedHouse(ctx context.Context, owner int64) error {
 	l.init()
 	for _, g := range l.Games {
-		h := house.Bots[g]
+		h, ok := house.Bots[g]
+		if !ok {
+			return fmt.Errorf("game %q has no house bot for its ladder: add one to Bots in bots/house/house.go", g)
+		}
 		b, err := l.Store.EnsureBot(ctx, owner, g, h.Name, h.Name)
 		if err != nil {
 			return err
