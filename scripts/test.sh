@@ -37,12 +37,16 @@ lane_languages() {
   step "Python tests"
   "$ARENA_PYTHON" -m pytest -q sdk/python/tests
 
-  step "the language kits' own self-tests (JavaScript, Rust, Java, C++)"
+  # The language kits' own self-tests.
   scratch=$(mktemp -d "${XDG_CACHE_HOME:-$HOME/.cache}/arena-kit-tests.XXXXXX")
   trap 'rm -rf "$scratch"' EXIT
+  step "the JavaScript kit's self-tests"
   node --test sdk/javascript/test/
+  step "the Rust kit's self-tests"
   CARGO_TARGET_DIR="$scratch/rust" cargo test -q --offline --manifest-path sdk/rust/Cargo.toml
+  step "the Java kit's self-test"
   javac -d "$scratch/java" -sourcepath sdk/java sdk/java/test/SelfTest.java && java -cp "$scratch/java" SelfTest
+  step "the C++ kit's self-test"
   g++ -std=c++20 -O1 -I sdk/cpp sdk/cpp/test/selftest.cpp -o "$scratch/cpp-selftest" && "$scratch/cpp-selftest" sdk/cpp/test
 }
 
