@@ -45,9 +45,12 @@ lane_languages() {
   step "the Rust kit's self-tests"
   CARGO_TARGET_DIR="$scratch/rust" cargo test -q --offline --manifest-path sdk/rust/Cargo.toml
   step "the Java kit's self-test"
-  javac -d "$scratch/java" -sourcepath sdk/java sdk/java/test/SelfTest.java && java -cp "$scratch/java" SelfTest
+  # One command a line: under set -e a failure before && would not stop the lane.
+  javac -d "$scratch/java" -sourcepath sdk/java sdk/java/test/SelfTest.java
+  java -cp "$scratch/java" SelfTest
   step "the C++ kit's self-test"
-  g++ -std=c++20 -O1 -I sdk/cpp sdk/cpp/test/selftest.cpp -o "$scratch/cpp-selftest" && "$scratch/cpp-selftest" sdk/cpp/test
+  g++ -std=c++20 -O1 -I sdk/cpp sdk/cpp/test/selftest.cpp -o "$scratch/cpp-selftest"
+  "$scratch/cpp-selftest" sdk/cpp/test
 }
 
 lane_go() {
