@@ -26,14 +26,6 @@ import (
 // until then it goes first.
 const NewMatches = 4
 
-// Params keep ladder and smoke matches short enough that a ladder turns over: the fewer games
-// per match of finger and bidding, fewer realtv phases. Everything else is the game's default.
-var Params = map[string]map[string]string{
-	"finger":  {"games": "10"},
-	"bidding": {"games": "10"},
-	"realtv":  {"phases": "5"},
-}
-
 // infraTries is how often a validation whose smoke match fell to an infrastructure failure
 // (no worker could play it) is tried again before the version is failed.
 const infraTries = 3
@@ -81,7 +73,7 @@ type Ladder struct {
 	Deadline time.Duration
 	// Games the ladder plays (default: every game with a house bot).
 	Games []string
-	// Params per game for ladder and smoke matches (default: the package's Params).
+	// Params per game for ladder and smoke matches (default: each game's Spec.Ladder).
 	Params map[string]map[string]string
 	// Pause is how long an idle scheduler waits before looking again (default 200 ms).
 	Pause time.Duration
@@ -941,11 +933,15 @@ func finish(vs []store.Version, p *played) store.LadderFinish {
 }
 
 // GameParams are the parameters ladder and smoke matches of a game are played with.
-func (l *Ladder) GameParams(game string) map[string]string {
+func (l *Ladder) GameParams(g string) map[string]string {
 	if l.Params != nil {
-		return l.Params[game]
+		return l.Params[g]
 	}
-	return Params[game]
+	spec, err := game.Lookup(g)
+	if err != nil {
+		return nil
+	}
+	return spec.Ladder
 }
 
 // Language names what a version's folder is, as botspec classifies it.
