@@ -61,6 +61,11 @@ func TestEveryGame(t *testing.T) {
 			if spec.Legal == nil || spec.New == nil || spec.MinPlayers < 1 || spec.Summary == "" {
 				t.Fatalf("%s: its Spec needs New, Legal, Summary and MinPlayers >= 1 (see docs/adding-a-game.md)", name)
 			}
+			for k := range spec.Ladder {
+				if !slices.ContainsFunc(spec.Params, func(p game.Param) bool { return p.Name == k }) {
+					t.Errorf("%s: Spec.Ladder sets %q, which is none of its Params", name, k)
+				}
+			}
 			t.Run("Contract", func(t *testing.T) { gametest.Run(t, gametest.For(spec)) })
 			t.Run("Payload", func(t *testing.T) {
 				t.Parallel()
