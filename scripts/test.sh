@@ -6,10 +6,11 @@
 # languages (mypy and the Python tests, the kits' self-tests).
 #
 # Time: the quick checks run first, one after another, so a stale file fails in seconds. Then
-# three independent lanes run at once, because much of their time is spent waiting (bots that
+# four independent lanes run at once, because much of their time is spent waiting (bots that
 # sleep, subprocesses, downloads) rather than computing: the Go lane in the foreground, and
-# fresh.sh and the other languages in the background, each into its own log, printed whole when
-# it ends. Every step prints the seconds since the start; the end prints each lane's time.
+# fresh.sh, the other languages and the macOS build in the background, each into its own log,
+# printed whole when it ends. Every step prints the seconds since the start; the end prints each
+# lane's time.
 # The tests' few wall-clock bounds stretch with ARENA_TEST_SLACK (internal/slack): raise it on
 # a machine that is busy with other work.
 set -euo pipefail
@@ -53,12 +54,17 @@ lane_languages() {
   "$scratch/cpp-selftest" sdk/cpp/test
 }
 
+# The arena builds on macOS too (a degraded sandbox there: rlimits, its own process group). A
+# whole second compile of the module and its dependencies (about 290 CPU-seconds cold), in a
+# lane of its own so that it fills the CPU the Go tests leave while their bots sleep.
+lane_macos() {
+  step "go build for macOS (GOOS=darwin GOARCH=arm64)"
+  GOOS=darwin GOARCH=arm64 go build ./...
+}
+
 lane_go() {
   step "go vet"
   go vet ./...
-  # The arena builds on macOS too (a degraded sandbox there: rlimits, its own process group).
-  step "go build for macOS (GOOS=darwin GOARCH=arm64)"
-  GOOS=darwin GOARCH=arm64 go build ./...
 
   step "Go tests"
   go test -count=1 -timeout 20m ./...
@@ -108,12 +114,12 @@ if [ -n "$bad" ]; then echo "gofmt needed: $bad" >&2; exit 1; fi
 
 ARENA_CHROMIUM=$(scripts/chromium.sh); export ARENA_CHROMIUM # the browser tests' Chromium (apt-installed when missing)
 
-# The lanes: fresh.sh and the other languages write their logs, printed whole when they end; the
-# Go lane prints as it goes. Each lane leaves its exit status and seconds; all are waited for,
+# The lanes: the background ones write their logs, printed whole when they end; the Go lane
+# prints as it goes. Each lane leaves its exit status and seconds; all are waited for,
 # even when one fails, so that every failure is reported in one run.
 logs=$(mktemp -d "${TMPDIR:-/tmp}/arena-test-lanes.XXXXXX")
 trap 'rm -rf "$logs"' EXIT
-lanes=(go fresh languages)
+lanes=(go fresh languages macos)
 run_lane() {
   local l=$1 start=$SECONDS rc=0
   if [ "$l" = go ]; then
@@ -123,9 +129,10 @@ run_lane() {
   fi
   echo "$rc $((SECONDS - start))" >"$logs/$l.status"
 }
-step "lanes fresh and languages start in the background (their logs follow the Go lane's)"
+step "lanes fresh, languages and macos start in the background (their logs follow the Go lane's)"
 run_lane fresh &
 run_lane languages &
+run_lane macos &
 run_lane go
 step "waiting for the background lanes"
 wait
@@ -141,7 +148,7 @@ for l in "${lanes[@]}"; do
   times+=("$l ${took}s (exit $rc)")
   [ "$rc" = 0 ] || failed+=("$l")
 done
-printf '\n== lane times: %s; the whole run %ss\n' "$(IFS=,; echo "${times[*]}")" "$(($(date +%s) - ARENA_TEST_T0))"
+printf '\n== lane times: %sthe whole run %ss\n' "$(printf '%s; ' "${times[@]}")" "$(($(date +%s) - ARENA_TEST_T0))"
 if [ "${#failed[@]}" -gt 0 ]; then
   echo "failed lanes: ${failed[*]} (their output is above)" >&2
   exit 1
