@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/botarena/arena/internal/slack"
 )
 
 func TestProbeReportsEveryLayer(t *testing.T) {
@@ -288,10 +290,9 @@ func TestKillIsTotal(t *testing.T) {
 			if err := r.p.Kill(); err != nil {
 				t.Fatal(err)
 			}
-			if d := time.Since(t0); d > 500*time.Millisecond {
-				t.Errorf("kill took %v", d)
-			}
-			r.wait(t, time.Second)
+			// No grace period, even for a bot that ignores SIGTERM or sleeps an hour.
+			slack.Within(t, "kill", time.Since(t0), 0, 500*time.Millisecond)
+			r.wait(t, slack.Of(t, time.Second))
 			assertNoLeftovers(t, r.p)
 			if k := r.p.Reason().Kind; k != KindKilled {
 				t.Errorf("reason %v", r.p.Reason())

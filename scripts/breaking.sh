@@ -15,7 +15,7 @@
 # fails here with the fix, rather than passing without a check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-buf() { go run -modfile=tools/go.mod github.com/bufbuild/buf/cmd/buf "$@"; }
+. scripts/buf.sh # the pinned, prebuilt buf
 
 base="${ARENA_BUF_AGAINST:-}"
 how="ARENA_BUF_AGAINST"

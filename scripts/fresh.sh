@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Proves the README on a brand-new machine: a fresh clone of this checkout, with an empty HOME,
-# Go module cache, Go build cache and user cache, and a private, empty files store (its own mount
-# namespace, so nothing the machine already built can hide a missing step), runs
+# Go module cache, Go build cache (unless ARENA_FRESH_GOCACHE shares one, below) and user
+# cache, and a private, empty files store (its own mount namespace, so nothing the machine
+# already built can hide a missing step), runs
 # scripts/demo.sh; then the arena is installed with `go install` into an empty GOBIN and, from a
 # folder outside any checkout, plays a Go bot, a Python file and a stdio kit bot copied there.
 # Run by scripts/test.sh; needs root (unshare -m) like the full sandbox.
@@ -25,12 +26,18 @@ cleanup() { chmod -R u+w "$scratch" 2>/dev/null || true; rm -rf "$scratch"; }
 trap cleanup EXIT
 mkdir -p "$scratch"/{home,gomod,gocache,cache,gopath,gobin,elsewhere}
 
+# ARENA_FRESH_GOCACHE (scripts/test.sh sets it) shares a Go build cache: the cache is keyed by
+# every input of a build, so a warm one changes how long a build takes, never its result, and
+# the module cache, HOME, the user cache and the files store, behind which a missing step could
+# hide, stay empty all the same. Without it the build cache is empty too.
+gocache="${ARENA_FRESH_GOCACHE:-$scratch/gocache}"
+
 # A new user's environment: nothing of this machine's caches or of the arena's own variables.
 for v in $(env | sed -n 's/^\(ARENA_[A-Z_]*\)=.*/\1/p'); do
   [ "$v" = ARENA_FRESH_NS ] || unset "$v"
 done
 unset GOFLAGS GOENV VIRTUAL_ENV PYTHONPATH
-export HOME="$scratch/home" GOMODCACHE="$scratch/gomod" GOCACHE="$scratch/gocache" \
+export HOME="$scratch/home" GOMODCACHE="$scratch/gomod" GOCACHE="$gocache" \
   XDG_CACHE_HOME="$scratch/cache" GOPATH="$scratch/gopath" GOFLAGS=-modcacherw
 
 step() { printf '\n== fresh machine: %s (%ss)\n' "$*" "$SECONDS"; }

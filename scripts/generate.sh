@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Regenerates every generated file from proto/: Go (committed beside the protos) and Python
-# (committed in the Python SDK). Tools are pinned: Go ones in tools/go.mod, grpcio-tools below.
+# (committed in the Python SDK). Tools are pinned: buf's prebuilt binary in tools/buf (npm's
+# lockfile, scripts/buf.sh), the Go plugins as `tool` lines in tools/go.mod (buf.gen.yaml runs
+# them with `go tool`, whose executables the Go build cache keeps, so they are compiled once, not
+# on every run), grpcio-tools below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GRPC_TOOLS_VERSION=1.85.1
-buf() { go run -modfile=tools/go.mod github.com/bufbuild/buf/cmd/buf "$@"; }
+. scripts/buf.sh
 
 buf lint
 rm -f proto/arena/v1/*.pb.go

@@ -1,12 +1,87 @@
 #!/usr/bin/env bash
 # Runs every test on a fresh machine: installs what the tests need (Go modules, the Python SDK
 # with its test dependencies), checks that generated code is fresh and that the wire contract
-# has no breaking change against main (buf breaking), then runs vet, the Go tests, mypy on the
-# Python SDK and the Python tests.
+# has no breaking change against main (buf breaking), then runs vet, the Go tests, the fuzz
+# targets briefly, and, beside them, scripts/fresh.sh (a brand-new machine) and the other
+# languages (mypy and the Python tests, the kits' self-tests).
+#
+# Time: the quick checks run first, one after another, so a stale file fails in seconds. Then
+# four independent lanes run at once, because much of their time is spent waiting (bots that
+# sleep, subprocesses, downloads) rather than computing: the Go lane in the foreground, and
+# fresh.sh, the other languages and the macOS build in the background, each into its own log,
+# printed whole when it ends. Every step prints the seconds since the start; the end prints each
+# lane's time.
+# The tests' few wall-clock bounds stretch with ARENA_TEST_SLACK (internal/slack): raise it on
+# a machine that is busy with other work.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-step() { printf '\n== %s\n' "$*"; }
+# Seconds since the run started, in the lanes too.
+export ARENA_TEST_T0="${ARENA_TEST_T0:-$(date +%s)}"
+step() { printf '\n== %s (%ss)\n' "$*" "$(($(date +%s) - ARENA_TEST_T0))"; }
+
+# The lanes run as `bash scripts/test.sh --lane NAME`, so that each has set -e of its own.
+lane_fresh() {
+  step "a brand-new machine: scripts/demo.sh from a fresh clone with empty caches and files store, then go install and play from outside the checkout (scripts/fresh.sh)"
+  # The Go build cache is shared: it is keyed by every input of a build, so a warm one changes
+  # how long the demo's build takes, never what it does; HOME, the Go module cache, the user
+  # cache and the files store, where a missing step could hide, stay empty.
+  ARENA_FRESH_GOCACHE=$(go env GOCACHE) bash scripts/fresh.sh
+}
+
+lane_languages() {
+  step "mypy on the Python SDK (strict; settings in sdk/python/pyproject.toml)"
+  py=$ARENA_PYTHON
+  case $py in /*) ;; */*) py=$PWD/$py ;; esac
+  (cd sdk/python && "$py" -m mypy)
+
+  step "Python tests"
+  "$ARENA_PYTHON" -m pytest -q sdk/python/tests
+
+  # The language kits' own self-tests.
+  scratch=$(mktemp -d "${XDG_CACHE_HOME:-$HOME/.cache}/arena-kit-tests.XXXXXX")
+  trap 'rm -rf "$scratch"' EXIT
+  step "the JavaScript kit's self-tests"
+  node --test sdk/javascript/test/
+  step "the Rust kit's self-tests"
+  CARGO_TARGET_DIR="$scratch/rust" cargo test -q --offline --manifest-path sdk/rust/Cargo.toml
+  step "the Java kit's self-test"
+  # One command a line: under set -e a failure before && would not stop the lane.
+  javac -d "$scratch/java" -sourcepath sdk/java sdk/java/test/SelfTest.java
+  java -cp "$scratch/java" SelfTest
+  step "the C++ kit's self-test"
+  g++ -std=c++20 -O1 -I sdk/cpp sdk/cpp/test/selftest.cpp -o "$scratch/cpp-selftest"
+  "$scratch/cpp-selftest" sdk/cpp/test
+}
+
+# The arena builds on macOS too (a degraded sandbox there: rlimits, its own process group). A
+# whole second compile of the module and its dependencies (about 290 CPU-seconds cold), in a
+# lane of its own so that it fills the CPU the Go tests leave while their bots sleep.
+lane_macos() {
+  step "go build for macOS (GOOS=darwin GOARCH=arm64)"
+  GOOS=darwin GOARCH=arm64 go build ./...
+}
+
+lane_go() {
+  step "go vet"
+  go vet ./...
+
+  step "Go tests"
+  go test -count=1 -timeout 20m ./...
+
+  step "the degraded sandbox (what macOS gets), run here with -tags arenadegraded"
+  go test -count=1 -tags arenadegraded ./sandbox
+
+  step "Go fuzz: the host's handling of bot answers, briefly"
+  go test -run='^$' -fuzz=FuzzBotAnswers -fuzztime=20s ./arena/hostile
+  go test -run='^$' -fuzz=FuzzTraceback -fuzztime=5s ./arena/bounded
+}
+
+if [ "${1:-}" = --lane ]; then
+  "lane_$2"
+  step "lane $2 passed"
+  exit 0
+fi
 
 step "install: Go modules, Python SDK"
 go mod download
@@ -33,39 +108,48 @@ fi
 step "wire contract: no breaking change against main (scripts/breaking.sh)"
 scripts/breaking.sh
 
-step "gofmt and go vet"
+step "gofmt"
 bad=$(gofmt -l $(git ls-files '*.go' | grep -v '\.pb\.go$'))
 if [ -n "$bad" ]; then echo "gofmt needed: $bad" >&2; exit 1; fi
-go vet ./...
-# The arena builds on macOS too (a degraded sandbox there: rlimits, its own process group).
-GOOS=darwin GOARCH=arm64 go build ./...
-
-step "a brand-new machine: scripts/demo.sh from a fresh clone with empty caches and files store, then go install and play from outside the checkout (scripts/fresh.sh)"
-bash scripts/fresh.sh
 
 ARENA_CHROMIUM=$(scripts/chromium.sh); export ARENA_CHROMIUM # the browser tests' Chromium (apt-installed when missing)
-step "Go tests"
-go test -count=1 -timeout 20m ./...
 
-step "the degraded sandbox (what macOS gets), run here with -tags arenadegraded"
-go test -count=1 -tags arenadegraded ./sandbox
-
-step "Go fuzz: the host's handling of bot answers, briefly"
-go test -run='^$' -fuzz=FuzzBotAnswers -fuzztime=20s ./arena/hostile
-go test -run='^$' -fuzz=FuzzTraceback -fuzztime=5s ./arena/bounded
-
-step "mypy on the Python SDK (strict; settings in sdk/python/pyproject.toml)"
-py=$ARENA_PYTHON
-case $py in /*) ;; */*) py=$PWD/$py ;; esac
-(cd sdk/python && "$py" -m mypy)
-
-step "Python tests"
-"$ARENA_PYTHON" -m pytest -q sdk/python/tests
-
-step "the language kits' own self-tests (JavaScript, Rust, Java, C++)"
-scratch=$(mktemp -d "${XDG_CACHE_HOME:-$HOME/.cache}/arena-kit-tests.XXXXXX")
-trap 'rm -rf "$scratch"' EXIT
-node --test sdk/javascript/test/
-CARGO_TARGET_DIR="$scratch/rust" cargo test -q --offline --manifest-path sdk/rust/Cargo.toml
-javac -d "$scratch/java" -sourcepath sdk/java sdk/java/test/SelfTest.java && java -cp "$scratch/java" SelfTest
-g++ -std=c++20 -O1 -I sdk/cpp sdk/cpp/test/selftest.cpp -o "$scratch/cpp-selftest" && "$scratch/cpp-selftest" sdk/cpp/test
+# The lanes: the background ones write their logs, printed whole when they end; the Go lane
+# prints as it goes. Each lane leaves its exit status and seconds; all are waited for,
+# even when one fails, so that every failure is reported in one run.
+logs=$(mktemp -d "${TMPDIR:-/tmp}/arena-test-lanes.XXXXXX")
+trap 'rm -rf "$logs"' EXIT
+lanes=(go fresh languages macos)
+run_lane() {
+  local l=$1 start=$SECONDS rc=0
+  if [ "$l" = go ]; then
+    bash scripts/test.sh --lane "$l" || rc=$?
+  else
+    bash scripts/test.sh --lane "$l" >"$logs/$l.log" 2>&1 || rc=$?
+  fi
+  echo "$rc $((SECONDS - start))" >"$logs/$l.status"
+}
+step "lanes fresh, languages and macos start in the background (their logs follow the Go lane's)"
+run_lane fresh &
+run_lane languages &
+run_lane macos &
+run_lane go
+step "waiting for the background lanes"
+wait
+failed=()
+times=()
+for l in "${lanes[@]}"; do
+  if [ "$l" != go ]; then
+    printf '\n==== lane %s: its log\n' "$l"
+    cat "$logs/$l.log"
+  fi
+  rc=1 took=?
+  [ -f "$logs/$l.status" ] && read -r rc took <"$logs/$l.status"
+  times+=("$l ${took}s (exit $rc)")
+  [ "$rc" = 0 ] || failed+=("$l")
+done
+printf '\n== lane times: %sthe whole run %ss\n' "$(printf '%s; ' "${times[@]}")" "$(($(date +%s) - ARENA_TEST_T0))"
+if [ "${#failed[@]}" -gt 0 ]; then
+  echo "failed lanes: ${failed[*]} (their output is above)" >&2
+  exit 1
+fi

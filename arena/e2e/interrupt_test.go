@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/botarena/arena/arena/internal/proctable"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // TestInterruptStopsEveryBot sends Ctrl-C to a real arena play whose bot hangs: the arena must
@@ -28,7 +29,8 @@ func TestInterruptStopsEveryBot(t *testing.T) {
 	}
 	// Wait until both bots run and the sleepy one hangs in round 3.
 	var kids []int
-	for deadline := time.Now().Add(30 * time.Second); len(kids) < 2; {
+	// Starting includes building the Go bot on a cold files store: minutes on a busy machine.
+	for deadline := time.Now().Add(slack.Of(t, 60*time.Second)); len(kids) < 2; {
 		if time.Now().After(deadline) {
 			cmd.Process.Kill()
 			t.Fatalf("bots did not start:\n%s", out.String())
@@ -43,13 +45,12 @@ func TestInterruptStopsEveryBot(t *testing.T) {
 	go func() { done <- cmd.Wait() }()
 	select {
 	case <-done:
-	case <-time.After(5 * time.Second):
+	case <-time.After(slack.Of(t, 5*time.Second)):
 		cmd.Process.Kill()
-		t.Fatalf("arena still running 5s after Ctrl-C:\n%s", out.String())
+		t.Fatalf("arena still running %v after Ctrl-C:\n%s", slack.Of(t, 5*time.Second), out.String())
 	}
-	if el := time.Since(t0); el > 2*time.Second {
-		t.Errorf("arena took %v to stop after Ctrl-C", el)
-	}
+	// The sleepy bot hangs for the whole 60s deadline: stopping must not wait for it.
+	slack.Within(t, "stopping after Ctrl-C", time.Since(t0), 0, 2*time.Second)
 	if cmd.ProcessState.ExitCode() == 0 || !strings.Contains(out.String(), "context canceled") {
 		t.Errorf("exit %d after Ctrl-C, output:\n%s", cmd.ProcessState.ExitCode(), out.String())
 	}

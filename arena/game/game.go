@@ -250,6 +250,9 @@ type Spec struct {
 	Legal func(r *rand.Rand, req *arenav1.ActRequest) *arenav1.ActResponse
 	// Test keeps the contract suite's matches small.
 	Test TestPlan
+	// Ladder are the parameters of the game's ladder and smoke matches (arena serve), which
+	// must be short enough that a ladder turns over; nil plays the game's defaults.
+	Ladder map[string]string
 	// Ranking says how a tournament orders the bots.
 	Ranking Ranking
 }

@@ -18,7 +18,13 @@ func TestJudge(t *testing.T) {
 	invalid := &arenav1.ActResponse{Step: 3, Error: &arenav1.BotError{Kind: arenav1.BotErrorKind_BOT_ERROR_KIND_INVALID_ANSWER, Message: "move returned 'rock'"}}
 	dynamite := &arenav1.ActResponse{Step: 3, Action: &arenav1.ActResponse_Dynamite{Dynamite: &arenav1.DynamiteAction{Move: arenav1.DynamiteMove_DYNAMITE_MOVE_ROCK}}}
 	huge := &arenav1.ActResponse{Step: 3, Action: &arenav1.ActResponse_Realtv{Realtv: &arenav1.RealtvAction{VoteId: strings.Repeat("x", game.MaxAction)}}}
-	for _, g := range []string{"dynamite", "finger", "bidding", "auction", "realtv"} {
+	// Every game: the cases of the proto's action oneof, one per game.
+	var games []string
+	cases := (&arenav1.ActResponse{}).ProtoReflect().Descriptor().Oneofs().ByName("action").Fields()
+	for i := range cases.Len() {
+		games = append(games, string(cases.Get(i).Name()))
+	}
+	for _, g := range games {
 		for _, tc := range []struct {
 			name   string
 			resp   *arenav1.ActResponse

@@ -19,6 +19,7 @@ import (
 	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/players"
 	"github.com/botarena/arena/bots/hostile/attack"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // The figures of the host under attack (README, Performance). Each is a median over several
@@ -126,11 +127,9 @@ func TestUnderAttackOpponentMoves(t *testing.T) {
 	c, a := median(clean), median(attacked)
 	t.Logf("innocent bot's mean time per move, dynamite to 1000 points: against a quiet bot %v, against a side-stream flooder %v (%.2fx); runs %v / %v",
 		c, a, float64(a)/float64(c), clean, attacked)
-	// The target is 1.5x, a figure this test prints; timings on a busy machine swing more than
-	// that, so it fails only at 3x (before the side streams were refused it was 20x).
-	if float64(a) > 3*float64(c) {
-		t.Errorf("the innocent bot's moves took %v under attack, over 3x the clean %v", a, c)
-	}
+	// The target is 1.5x; timings on a busy machine swing more than that, so it fails at 1.5x
+	// times the slack factor (3x by default; before the side streams were refused it was 20x).
+	slack.Ratio(t, "the innocent bot's time per move under attack beside in peace", a, c, 1.5)
 }
 
 func median[T int64 | time.Duration](xs []T) T {

@@ -20,6 +20,7 @@ import (
 	"github.com/botarena/arena/arena/internal/proctable"
 	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/players"
+	"github.com/botarena/arena/internal/slack"
 	"github.com/botarena/arena/sandbox"
 )
 
@@ -242,8 +243,9 @@ func TestHostileHandshakes(t *testing.T) {
 				t.Fatal(err)
 			}
 			t0 := time.Now()
+			const startTimeout = 5 * time.Second
 			procs, err := players.Launch(context.Background(), resolver, []string{arg},
-				host.Options{StartTimeout: 5 * time.Second, Limits: sandbox.Limits{OutputBytes: 1 << 20}})
+				host.Options{StartTimeout: startTimeout, Limits: sandbox.Limits{OutputBytes: 1 << 20}})
 			if err == nil {
 				players.CloseAll(procs)
 				t.Fatal("a bot with a bad handshake started")
@@ -252,9 +254,9 @@ func TestHostileHandshakes(t *testing.T) {
 			if !errors.As(err, &se) || !strings.Contains(err.Error(), name) {
 				t.Fatalf("start error %T: %v", err, err)
 			}
-			if d := time.Since(t0); d > 8*time.Second {
-				t.Fatalf("refusing the handshake took %v", d)
-			}
+			// At worst the start timeout (the bad handshake need not even wait for it) and the
+			// sandbox's teardown: never a hang.
+			slack.Within(t, "refusing the handshake", time.Since(t0), startTimeout, 3*time.Second)
 			assertNoSandboxOf(t, arg)
 		})
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/botarena/arena/arena/botspec"
+	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/queue"
@@ -24,14 +25,6 @@ import (
 // NewMatches is how many ladder matches a version plays before it is paired like the others:
 // until then it goes first.
 const NewMatches = 4
-
-// Params keep ladder and smoke matches short enough that a ladder turns over: the fewer games
-// per match of finger and bidding, fewer realtv phases. Everything else is the game's default.
-var Params = map[string]map[string]string{
-	"finger":  {"games": "10"},
-	"bidding": {"games": "10"},
-	"realtv":  {"phases": "5"},
-}
 
 // infraTries is how often a validation whose smoke match fell to an infrastructure failure
 // (no worker could play it) is tried again before the version is failed.
@@ -83,7 +76,7 @@ type Ladder struct {
 	Clock tournament.Clock
 	// Games the ladder plays (default: every game with a house bot).
 	Games []string
-	// Params per game for ladder and smoke matches (default: the package's Params).
+	// Params per game for ladder and smoke matches (default: each game's Spec.Ladder).
 	Params map[string]map[string]string
 	// Pause is how long an idle scheduler waits before looking again (default 200 ms).
 	Pause time.Duration
@@ -154,7 +147,7 @@ func (l *Ladder) init() {
 		l.Pause = 200 * time.Millisecond
 	}
 	if len(l.Games) == 0 {
-		l.Games = house.Games()
+		l.Games = game.Names() // every registered game; SeedHouse fails for one without a house bot
 	}
 	if l.Resolver == nil {
 		l.Resolver = &botspec.Resolver{}
@@ -191,7 +184,10 @@ func (l *Ladder) Replay(matchID int64) {
 func (l *Ladder) SeedHouse(ctx context.Context, owner int64) error {
 	l.init()
 	for _, g := range l.Games {
-		h := house.Bots[g]
+		h, ok := house.Bots[g]
+		if !ok {
+			return fmt.Errorf("game %q has no house bot for its ladder: add one to Bots in bots/house/house.go", g)
+		}
 		b, err := l.Store.EnsureBot(ctx, owner, g, h.Name, h.Name)
 		if err != nil {
 			return err
@@ -955,11 +951,15 @@ func finish(vs []store.Version, p *played) store.LadderFinish {
 }
 
 // GameParams are the parameters ladder and smoke matches of a game are played with.
-func (l *Ladder) GameParams(game string) map[string]string {
+func (l *Ladder) GameParams(g string) map[string]string {
 	if l.Params != nil {
-		return l.Params[game]
+		return l.Params[g]
 	}
-	return Params[game]
+	spec, err := game.Lookup(g)
+	if err != nil {
+		return nil
+	}
+	return spec.Ladder
 }
 
 // Language names what a version's folder is, as botspec classifies it.

@@ -3,10 +3,12 @@ package viewer_test
 import (
 	"bytes"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
 	"google.golang.org/protobuf/encoding/protojson"
+	"google.golang.org/protobuf/reflect/protoreflect"
 
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/viewer"
@@ -58,22 +60,30 @@ func TestDataParsesBack(t *testing.T) {
 	}
 }
 
+// unmarshalObservation parses raw as the observation message of gameName's case of the
+// ActRequest.observation oneof, found from the proto rather than from a list of games.
 func unmarshalObservation(gameName string, raw []byte, req *arenav1.ActRequest) error {
-	switch gameName {
-	case "dynamite":
-		var o arenav1.DynamiteObservation
-		return protojson.Unmarshal(raw, &o)
-	case "finger":
-		var o arenav1.FingerObservation
-		return protojson.Unmarshal(raw, &o)
-	case "bidding":
-		var o arenav1.BiddingObservation
-		return protojson.Unmarshal(raw, &o)
-	case "auction":
-		var o arenav1.AuctionObservation
-		return protojson.Unmarshal(raw, &o)
+	r := req.ProtoReflect()
+	fd := r.Descriptor().Oneofs().ByName("observation").Fields().ByName(protoreflect.Name(gameName))
+	if fd == nil || fd.Message() == nil {
+		return errors.New("no observation type for " + gameName)
 	}
-	return errors.New("no observation type for " + gameName)
+	return protojson.Unmarshal(raw, r.NewField(fd).Message().Interface())
+}
+
+// The page tests play one short match of every registered game: a new game needs its entry in
+// shorts (helpers_test.go).
+func TestShortsCoverEveryGame(t *testing.T) {
+	t.Parallel()
+	var have []string
+	for _, s := range shorts {
+		have = append(have, s.game)
+	}
+	for _, g := range game.Names() {
+		if !slices.Contains(have, g) {
+			t.Errorf("game %q is registered but the viewer's tests play no match of it: add it to shorts in arena/viewer/helpers_test.go", g)
+		}
+	}
 }
 
 // A fault shows at the step where the engine charged it: the auction's quitter crashes from

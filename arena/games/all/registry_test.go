@@ -3,9 +3,11 @@ package all_test
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -16,6 +18,7 @@ import (
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/game/gametest"
 	_ "github.com/botarena/arena/arena/games/all"
+	"github.com/botarena/arena/bots/house"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 )
 
@@ -57,6 +60,11 @@ func TestEveryGame(t *testing.T) {
 			t.Parallel()
 			if spec.Legal == nil || spec.New == nil || spec.MinPlayers < 1 || spec.Summary == "" {
 				t.Fatalf("%s: its Spec needs New, Legal, Summary and MinPlayers >= 1 (see docs/adding-a-game.md)", name)
+			}
+			for k := range spec.Ladder {
+				if !slices.ContainsFunc(spec.Params, func(p game.Param) bool { return p.Name == k }) {
+					t.Errorf("%s: Spec.Ladder sets %q, which is none of its Params", name, k)
+				}
 			}
 			t.Run("Contract", func(t *testing.T) { gametest.Run(t, gametest.For(spec)) })
 			t.Run("Payload", func(t *testing.T) {
@@ -126,6 +134,27 @@ func layers(t *testing.T) []layer {
 	out = append(out, layer{name: "the Go SDK (a package sdk/<game>)", games: pkgs,
 		fix: "add the package sdk/<game> with its Name, Play, State and Player (see sdk/dynamite)"})
 
+	// The ladder's house bot: the web site lists every registered game and the ladder seeds
+	// each one's house bot, so a game without one fails here, not silently on the site.
+	out = append(out, layer{name: "bots/house.Bots (the ladder's house bot)", games: slices.Sorted(maps.Keys(house.Bots)),
+		fix: "add the game's house bot to Bots in bots/house/house.go"})
+	// Every kit has an example bot per game, which TestEveryKitPlaysEveryGame (arena/e2e) plays.
+	for _, lang := range []string{"go", "python", "javascript", "rust", "java", "cpp"} {
+		out = append(out, layer{name: fmt.Sprintf("the %s kit's examples (examples/%s/<game>)", lang, lang),
+			games: dirs(t, filepath.Join(root, "examples", lang)),
+			fix:   fmt.Sprintf("add examples/%s/<game>, a bot of the game written with the %s kit (see the other games' folders)", lang, lang)})
+	}
+	out = append(out,
+		layer{name: "the TypeScript kit's seats (a case in examples/typescript/src/arena/games.ts)",
+			games: matches(t, filepath.Join(root, "examples/typescript/src/arena/games.ts"), `(?m)^\s*case "(\w+)":`),
+			fix:   "add the game's seat to examples/typescript/src/arena/games.ts and types.ts (its protos are copied by scripts/generate.sh)"},
+		layer{name: "the golden tests (arena/games/<game>/golden_test.go)",
+			games: withFile(t, filepath.Join(root, "arena", "games"), "golden_test.go"),
+			fix:   "add arena/games/<game>/golden_test.go, a recorded match checked move by move (see arena/games/dynamite/golden_test.go)"},
+		layer{name: "the replay viewer's pictures (games.<game> in arena/viewer/assets/viewer.js)",
+			games: matches(t, filepath.Join(root, "arena/viewer/assets/viewer.js"), `(?m)^\s*games\.(\w+) = \{`),
+			fix:   "add games.<game> = {...} to arena/viewer/assets/viewer.js and the game to the viewer's tests (arena/viewer)"})
+
 	py, err := pythonTables()
 	if err != nil {
 		t.Fatalf("reading the Python SDK's game tables: %v", err)
@@ -137,6 +166,53 @@ func layers(t *testing.T) []layer {
 			fix: "add a house bot for the game to HOUSE_BOTS in sdk/python/src/arena_sdk/_handshake.py"},
 		layer{name: "the Python SDK's game modules (arena_sdk/<game>.py)", games: py.Modules,
 			fix: "add sdk/python/src/arena_sdk/<game>.py with the game's Bot, State and _Seat"})
+	return out
+}
+
+// root is the repository's root, from this package's folder.
+var root = filepath.Join("..", "..", "..")
+
+// dirs lists the folders in dir.
+func dirs(t *testing.T, dir string) []string {
+	t.Helper()
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range ents {
+		if e.IsDir() {
+			out = append(out, e.Name())
+		}
+	}
+	return out
+}
+
+// withFile lists the folders in dir that hold a file named name.
+func withFile(t *testing.T, dir, name string) []string {
+	t.Helper()
+	var out []string
+	for _, d := range dirs(t, dir) {
+		if _, err := os.Stat(filepath.Join(dir, d, name)); err == nil {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// matches lists the first group of every match of pattern in file, each once.
+func matches(t *testing.T, file, pattern string) []string {
+	t.Helper()
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, m := range regexp.MustCompile(pattern).FindAllStringSubmatch(string(b), -1) {
+		if !slices.Contains(out, m[1]) {
+			out = append(out, m[1])
+		}
+	}
 	return out
 }
 

@@ -28,6 +28,8 @@ var Spec = game.Spec{
 	Legal:      RandomLegal,
 	// Twenty games of at most ten rounds each: the match is over within 200 steps.
 	Test: game.TestPlan{Params: map[string]string{"games": "20"}, MaxSteps: 20 * 10},
+	// Fewer games per ladder match.
+	Ladder: map[string]string{"games": "10"},
 }
 
 var params = []game.Param{

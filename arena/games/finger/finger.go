@@ -24,6 +24,8 @@ var Spec = game.Spec{
 	// Twenty games keep the suite quick; each game is capped at max_rounds moves, so the match at
 	// 20*5000 steps.
 	Test: game.TestPlan{Params: map[string]string{"games": "20"}, MaxSteps: 20 * 5000},
+	// Fewer games per ladder match.
+	Ladder: map[string]string{"games": "10"},
 }
 
 var params = []game.Param{

@@ -54,6 +54,8 @@ func init() {
 		// opens with a vote of every instance), which EveryFaultKindHandled needs. An island lasts
 		// at most 11 days of two votes each.
 		Test: game.TestPlan{Players: []int{1, 2, 5}, Params: map[string]string{"phases": "10"}, MaxSteps: 10 * 22},
+		// Fewer phases per ladder match.
+		Ladder: map[string]string{"phases": "5"},
 		// A contest ranks scripts by the total score of their instances.
 		Ranking: game.RankByTotal,
 	}

@@ -27,6 +27,19 @@ from cryptography.x509.oid import ExtendedKeyUsageOID, NameOID
 COOKIE = {"ARENA_BOT_COOKIE": "b0t-4r3n4-c0nt3st-v1"}
 
 
+def slack(seconds: float) -> float:
+    """An allowance of wall time stretched by the tests' one slack factor, ARENA_TEST_SLACK
+    (default 2), the same knob the Go tests read (internal/slack): raise it on a loaded machine."""
+    raw = os.environ.get("ARENA_TEST_SLACK", "2")
+    try:
+        factor = float(raw)
+    except ValueError:
+        factor = float("nan")
+    if not 1 <= factor <= 1000:
+        raise ValueError(f"ARENA_TEST_SLACK={raw!r}: want a number from 1 to 1000")
+    return seconds * factor
+
+
 def with_src(env: dict[str, str]) -> dict[str, str]:
     """env with this checkout's SDK first on PYTHONPATH."""
     old = env.get("PYTHONPATH")

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import grpc
 import pytest
-from conftest import COOKIE, client_cert, server_cert_pem, with_src
+from conftest import COOKIE, client_cert, server_cert_pem, slack, with_src
 from cryptography import x509
 from cryptography.hazmat.primitives.asymmetric import ec
 from google.protobuf import empty_pb2
@@ -19,6 +19,7 @@ from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from arena_sdk._pb.arena.v1 import bot_pb2, bot_pb2_grpc
 from arena_sdk._pb.plugin import controller_pb2, controller_pb2_grpc, stdio_pb2_grpc
+from arena_sdk.games import SIGNATURES
 
 PAPER = """
     from arena_sdk import dynamite
@@ -71,7 +72,7 @@ def test_no_bot_in_file_lists_the_apis_looked_for(write_bot) -> None:
     r = run_by_hand(write_bot("x = 1\n"), {**COOKIE})
     assert r.returncode == 1
     assert r.stdout == ""
-    for game in ("dynamite", "finger", "bidding", "auction", "realtv"):
+    for game in SIGNATURES:  # every game (TestEveryGame checks the table against the registry)
         assert f"arena_sdk.{game}.Bot" in r.stderr
 
 
@@ -203,7 +204,7 @@ def test_shutdown_exits_promptly_and_stdio_stays_open(write_bot, bot_process) ->
     t = time.monotonic()
     controller_pb2_grpc.GRPCControllerStub(b.channel).Shutdown(controller_pb2.Empty(), timeout=10)
     assert b.proc.wait(timeout=5) == 0
-    assert time.monotonic() - t < 1.0
+    assert time.monotonic() - t < slack(1.0)  # the user's hour-long thread is not waited for
     assert not os.path.exists(b.socket_path)
 
 
