@@ -50,6 +50,9 @@ go test -count=1 -timeout 20m ./...
 step "the degraded sandbox (what macOS gets), run here with -tags arenadegraded"
 go test -count=1 -tags arenadegraded ./sandbox
 
+step "the sandbox on cgroup v2 in a real VM: Debian's kernel under qemu, every layer, hostile bots, the container and delegated-user variants (scripts/vm/leg.sh)"
+scripts/vm/leg.sh
+
 step "Go fuzz: the host's handling of bot answers, briefly"
 go test -run='^$' -fuzz=FuzzBotAnswers -fuzztime=20s ./arena/hostile
 go test -run='^$' -fuzz=FuzzTraceback -fuzztime=5s ./arena/bounded
