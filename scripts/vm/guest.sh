@@ -32,7 +32,8 @@ build_layers=("build: private compiler cache" "build: files store" "build: no ne
 root_layers=("${sandbox_layers[@]}" "${build_layers[@]}")
 # An unprivileged user with a delegated cgroup subtree: no private work dir and no distinct
 # uid (both need root on the host), but every cgroup layer (limits, CPU clock, group kill) and
-# every namespace. The build layers are not asked for: that user builds nothing here.
+# every namespace. The build layers are not asked for: that user builds nothing here (its
+# match is between two host-built programs).
 user_layers=(
   "clean environment" "filesystem view" "user namespace" "pid namespace" "mount namespace"
   "network namespace" "ipc namespace" "uts namespace" "cgroup namespace" "cgroup memory"
@@ -144,9 +145,14 @@ delegated() {
   chown $uid:$uid $d $d/cgroup.procs $d/cgroup.threads $d/cgroup.subtree_control || return 1
   (
     echo $BASHPID >$d/cgroup.procs
-    exec setpriv --reuid $uid --regid $uid --clear-groups env HOME=$home ARENA_PYTHON="$ARENA_PYTHON" PATH="$PATH" bash -c '
-      arena sandbox check >"$0/user.txt" 2>&1
-      arena play dynamite --target 10 '"${slow[*]}"' examples/python/dynamite/bot.py examples/python/dynamite/bot.py' "$out"
+    # The user cannot write into OUT (the host's folder): the report goes through root's shell.
+    exec setpriv --reuid $uid --regid $uid --clear-groups env HOME=$home ARENA_PYTHON="$ARENA_PYTHON" PATH="$PATH" \
+      arena sandbox check >"$out/user.txt" 2>&1
+  ) || return 1
+  (
+    echo $BASHPID >$d/cgroup.procs
+    exec setpriv --reuid $uid --regid $uid --clear-groups env HOME=$home ARENA_PYTHON="$ARENA_PYTHON" PATH="$PATH" \
+      arena play dynamite --target 10 "${slow[@]}" "$bin/bots/beatlast" "$bin/bots/scissors"
   ) || return 1
   layers "$out/user.txt" "${user_layers[@]}"
 }

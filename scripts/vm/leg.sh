@@ -25,6 +25,12 @@ if [ "${1:-}" != --in-namespace ]; then
   for pkg in sandbox arena/hostile arena/fairness; do
     go test -c -o "$work/bin/$(basename $pkg).test" ./$pkg
   done
+  # Two house bots as programs, for the unprivileged user of the delegated variant, who can
+  # read neither root's Python nor root's build caches.
+  for b in beatlast scissors; do
+    CGO_ENABLED=0 go build -o "$work/bin/bots/$b" ./bots/dynamite/cmd/$b
+  done
+  chmod -R go+rX "$work"
   echo "vm/leg.sh: binaries built in $((SECONDS - t0))s"
   # A private mount namespace: the files store the host fills below is this leg's own, and it
   # is the one the guest mounts.
