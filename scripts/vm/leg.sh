@@ -52,7 +52,7 @@ arena=$bin/arena
 t0=$SECONDS
 long=(--build-time 1h --build-cpu-seconds 7200)
 while read -r game house params; do
-  "$arena" play "$game" $params "${long[@]}" "$house" "examples/python/$game/bot.py" >/dev/null
+  "$arena" play "$game" $params "${long[@]}" "$house" "examples/go/$game" >/dev/null
 done < <(grep -v '^#' scripts/vm/games.txt)
 "$arena" play dynamite --target 3 bots/dynamite/cmd/paper bots/dynamite/cmd/scissors >/dev/null
 # Spinners lose by their CPU budget; only their builds matter here.
