@@ -102,7 +102,8 @@ done < <(grep -v '^#' scripts/vm/games.txt)
 # A tournament killed (SIGKILL) after its first finished match, then resumed: every match is
 # done exactly once.
 tournament() {
-  local db=$out/t.db log=$out/tournament.txt
+  # The store in the guest's own /tmp: SQLite's locks fail on the 9p share (disk I/O error).
+  local db=/tmp/arena-vm-leg.db log=$out/tournament.txt
   rm -f "$db"*
   arena tournament dynamite --store "$db" --name vm --seed 7 --jobs 1 --target 10 --rounds 60 \
     "${slow[@]}" --plain bots/dynamite/cmd/beatlast bots/dynamite/cmd/paper bots/dynamite/cmd/scissors >"$log" 2>&1 &
