@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# The VM leg's part inside the guest (scripts/vm/leg.sh boots the VM and runs this as root in
+# the checkout): the sandbox report with every layer it requires, the core hostile cases, one
+# match per game, a tournament killed and resumed, then the two container and laptop variants.
+# Every check runs even when one before it failed; the exit status is the number of failures
+# (capped), and each check prints its time. Usage: guest.sh BIN OUT
+#   BIN: the host-built arena and test binaries; OUT: a folder shared with the host.
+set -uo pipefail
+bin=$1 out=$2
+export ARENA_REQUIRE_SANDBOX=1 PATH="$bin:$PATH"
+# Under emulation a Python bot takes over a minute to start and handshake (grpc, protobuf and a
+# TLS key, all emulated): the tests' time bounds are stretched (internal/slack's factor).
+export ARENA_TEST_SLACK=${ARENA_TEST_SLACK:-20}
+: "${ARENA_PYTHON:?guest.sh needs ARENA_PYTHON, the interpreter with the SDK}"
+failed=()
+
+# The existing tests that are the core hostile cases, by -test.run pattern (one place to edit
+# when a test is renamed).
+SANDBOX_TESTS='^(TestProcessAndThreadLimits|TestMemoryLimit|TestWallTimeLimit|TestCannotTouchTheHost|TestFilesystemView|TestNoNetwork|TestCPULimits|TestKillIsTotal)$'
+HOSTILE_TESTS='^TestHostileBots$/^python$/^(forkbomb|memory|busyloop|escape|net_probe)[.]py$'
+FAIRNESS_TESTS='^TestCPUClockUnderLoad$/^group$/^go$/^a_busy_loop'
+# Emulation is slow: a bot's start and handshake take seconds to minutes. Moves get generous
+# time too: what the leg checks is the sandbox, not speed (the CPU clock test checks the clock).
+slow=(--start-timeout 10m --start-deadline 2m --deadline 1m --end-deadline 1m)
+
+# The layers each variant must have, by the names `arena sandbox check` prints. As root every
+# layer is required, in the root cgroup and in a container's cgroup alike.
+sandbox_layers=(
+  "clean environment" "private work dir" "filesystem view" "user namespace" "distinct uid"
+  "pid namespace" "mount namespace" "network namespace" "ipc namespace" "uts namespace"
+  "cgroup namespace" "cgroup memory" "cgroup pids" "cgroup cpu" "cgroup kill" "rlimits"
+  "seccomp" "landlock" "parent-death signal" "subreaper and group kill"
+)
+build_layers=("build: private compiler cache" "build: files store" "build: no network" "build: Go toolchain")
+root_layers=("${sandbox_layers[@]}" "${build_layers[@]}")
+# An unprivileged user with a delegated cgroup subtree: no private work dir and no distinct
+# uid (both need root on the host), but every cgroup layer (limits, CPU clock, group kill) and
+# every namespace. The build layers are not asked for: that user builds nothing here (its
+# match is between two host-built programs).
+user_layers=(
+  "clean environment" "filesystem view" "user namespace" "pid namespace" "mount namespace"
+  "network namespace" "ipc namespace" "uts namespace" "cgroup namespace" "cgroup memory"
+  "cgroup pids" "cgroup cpu" "cgroup kill" "rlimits" "seccomp" "landlock" "parent-death signal"
+  "subreaper and group kill"
+)
+
+# check NAME COMMAND...: runs COMMAND, prints its output and time, records a failure.
+check() {
+  local name=$1 t0=$SECONDS; shift
+  printf '\n--- %s\n' "$name"
+  if "$@"; then
+    printf -- '--- ok: %s (%ds)\n' "$name" $((SECONDS - t0))
+  else
+    printf -- '--- FAILED: %s (%ds)\n' "$name" $((SECONDS - t0))
+    failed+=("$name")
+  fi
+}
+
+# layers FILE LAYER...: the report in FILE shows every LAYER active.
+layers() {
+  local file=$1 bad=0 l; shift
+  cat "$file"
+  for l in "$@"; do
+    if ! grep -qE "^  yes  ${l}( |\$)" "$file"; then
+      echo "required layer not active: $l" >&2
+      bad=1
+    fi
+  done
+  return $bad
+}
+
+
+# --- the root cgroup, as root ----------------------------------------------------------------
+echo "kernel $(uname -r), $(nproc) CPUs; cgroup: $(cat /proc/self/cgroup); $(grep -o 'landlock' /sys/kernel/security/lsm)"
+root() {
+  arena sandbox check >"$out/root.txt" 2>&1
+  layers "$out/root.txt" "${root_layers[@]}"
+}
+check "root: arena sandbox check" root
+
+# The core hostile cases, by the tests that already exist for them (each asserts the fault).
+check "sandbox: fork bomb, memory bomb, hang, escape, network, CPU limit, total kill" \
+  bash -c "cd sandbox && '$bin/sandbox.test' -test.count=1 -test.timeout=15m -test.run '$SANDBOX_TESTS'"
+check "hostile Python bots: fork bomb, memory bomb, busy loop, escape, network probe" \
+  bash -c "cd arena/hostile && '$bin/hostile.test' -test.count=1 -test.timeout=15m -test.run '$HOSTILE_TESTS'"
+check "CPU spinner stopped by its CPU time (CPU clock)" \
+  bash -c "cd arena/fairness && '$bin/fairness.test' -test.count=1 -test.timeout=15m -test.run '$FAIRNESS_TESTS'"
+
+# One match per game: a house Go bot against the Go example, on the CPU clock. (Python bots
+# are left to the tests: under emulation the arena's 30 s probe of the interpreter runs out.)
+match() {
+  local game=$1 house=$2 params=$3 f=$out/match-$1.txt
+  arena play "$game" $params "${slow[@]}" "$house" "examples/go/$game" >"$f" 2>&1
+  local rc=$?
+  cat "$f"
+  [ $rc -eq 0 ] && grep -q 'cpu clock' "$f"
+}
+while read -r game house params; do
+  check "match: $game" match "$game" "$house" "$params"
+done < <(grep -v '^#' scripts/vm/games.txt)
+
+# A tournament killed (SIGKILL) after its first finished match, then resumed: every match is
+# done exactly once.
+tournament() {
+  # The store in the guest's own /tmp: SQLite's locks fail on the 9p share (disk I/O error).
+  local db=/tmp/arena-vm-leg.db log=$out/tournament.txt
+  rm -f "$db"*
+  arena tournament dynamite --store "$db" --name vm --seed 7 --jobs 1 --target 10 --rounds 60 \
+    "${slow[@]}" --plain bots/dynamite/cmd/beatlast bots/dynamite/cmd/paper bots/dynamite/cmd/scissors >"$log" 2>&1 &
+  local pid=$! i
+  for ((i = 0; i < 1800; i++)); do
+    grep -q '^\[done' "$log" && break
+    kill -0 $pid 2>/dev/null || break
+    sleep 1
+  done
+  cat "$log"
+  if ! kill -9 $pid 2>/dev/null; then echo "the tournament ended before it could be killed" >&2; return 1; fi
+  wait $pid
+  echo "killed after $(grep -c '^\[done' "$log") finished match(es)"
+  arena tournament --resume vm --store "$db" --plain "${slow[@]}" || return 1
+  arena show "$db" vm --matches | tee "$out/matches.txt"
+  # 3 bots, seats swapped: 6 matches, each done once.
+  [ "$(grep -c ' done' "$out/matches.txt")" -eq 6 ]
+}
+check "tournament killed and resumed" tournament
+
+# --- a container's situation: the arena in a non-root cgroup that holds its processes ---------
+# As Docker and Kubernetes start it: the cgroup is the root of a private cgroup namespace and
+# is mounted read-only; the image's entrypoint (deploy/entrypoint.sh) remounts it writable and
+# the arena moves its processes into a leaf before enabling controllers.
+container() {
+  echo "+memory +pids +cpu" >/sys/fs/cgroup/cgroup.subtree_control || return 1
+  mkdir -p /sys/fs/cgroup/container || return 1
+  # A subshell moved into the container's cgroup, then a cgroup and mount namespace of its own.
+  (
+    echo $BASHPID >/sys/fs/cgroup/container/cgroup.procs
+    exec unshare --cgroup --mount --propagation private bash -c '
+      umount /sys/fs/cgroup && mount -t cgroup2 -o ro,nosuid,nodev,noexec cgroup2 /sys/fs/cgroup || exit 1
+      echo "cgroup inside: $(cat /proc/self/cgroup), mounted $(grep " /sys/fs/cgroup " /proc/self/mounts)"
+      deploy/entrypoint.sh sandbox check >"$0/container.txt" 2>&1
+      deploy/entrypoint.sh play dynamite --target 10 '"${slow[*]}"' \
+        bots/dynamite/cmd/scissors bots/dynamite/cmd/beatlast' "$out"
+  ) || return 1
+  layers "$out/container.txt" "${root_layers[@]}"
+}
+check "container: arena sandbox check and a match in a private cgroup namespace" container
+
+# --- a laptop: an unprivileged user with a delegated subtree (systemd's Delegate=yes) --------
+delegated() {
+  local uid=4242 home=/tmp/arena-user d=/sys/fs/cgroup/user-delegated
+  grep -q "^arena-user:" /etc/passwd || echo "arena-user:x:$uid:$uid::$home:/bin/sh" >>/etc/passwd
+  grep -q "^arena-user:" /etc/group || echo "arena-user:x:$uid:" >>/etc/group
+  mkdir -p "$home" && chown $uid:$uid "$home"
+  echo "+memory +pids +cpu" >/sys/fs/cgroup/cgroup.subtree_control || return 1
+  mkdir -p $d || return 1
+  # What systemd does for Delegate=yes: the cgroup and its three delegation files are the user's.
+  chown $uid:$uid $d $d/cgroup.procs $d/cgroup.threads $d/cgroup.subtree_control || return 1
+  (
+    echo $BASHPID >$d/cgroup.procs
+    # The user cannot write into OUT (the host's folder): the report goes through root's shell.
+    exec setpriv --reuid $uid --regid $uid --clear-groups env HOME=$home ARENA_PYTHON="$ARENA_PYTHON" PATH="$PATH" \
+      arena sandbox check >"$out/user.txt" 2>&1
+  ) || return 1
+  (
+    echo $BASHPID >$d/cgroup.procs
+    exec setpriv --reuid $uid --regid $uid --clear-groups env HOME=$home ARENA_PYTHON="$ARENA_PYTHON" PATH="$PATH" \
+      arena play dynamite --target 10 "${slow[@]}" "$bin/bots/beatlast" "$bin/bots/scissors"
+  ) || return 1
+  layers "$out/user.txt" "${user_layers[@]}"
+}
+check "unprivileged user with a delegated cgroup: arena sandbox check and a match" delegated
+
+printf '\n%d check(s) failed%s\n' ${#failed[@]} "$( ((${#failed[@]})) && printf ': %s;' "${failed[@]}")"
+exit $((${#failed[@]} > 100 ? 100 : ${#failed[@]}))

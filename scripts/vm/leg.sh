@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The CI leg in a real VM (issue 24): boots Debian's kernel with cgroup v2 only under qemu
+# (scripts/vm/run.sh) and runs scripts/vm/guest.sh inside: `arena sandbox check` with every
+# layer it requires, the core hostile cases, one match per game, a tournament killed and resumed,
+# and the two variants (the arena in a container's cgroup; an unprivileged user with a
+# delegated subtree). Installs what it needs (scripts/vm/install.sh); needs root (a private
+# mount namespace for the files store, and the sandbox's own needs) and $ARENA_PYTHON (the
+# SDK's interpreter, from scripts/venv.sh). Prints the leg's duration; the guest's reports are
+# in $ARENA_VM_OUT (default a temporary folder, removed) as root.txt, container.txt, user.txt.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
+if [ "${1:-}" != --in-namespace ]; then
+  : "${ARENA_PYTHON:?vm/leg.sh needs ARENA_PYTHON: source scripts/venv.sh first}"
+  case $ARENA_PYTHON in /*) ;; *) ARENA_PYTHON=$(command -v "$ARENA_PYTHON") ;; esac
+  export ARENA_PYTHON
+  scripts/vm/install.sh
+  t0=$SECONDS
+  work=$(mktemp -d /tmp/arena-vm-leg.XXXXXX)
+  trap 'rm -rf "$work"' EXIT
+  out=${ARENA_VM_OUT:-$work/out}
+  mkdir -p "$work/bin" "$out"
+  # Built on the host: compiling under emulation would take most of the leg.
+  go build -o "$work/bin/arena" ./arena/cmd/arena
+  for pkg in sandbox arena/hostile arena/fairness; do
+    go test -c -o "$work/bin/$(basename $pkg).test" ./$pkg
+  done
+  # Two house bots as programs, for the unprivileged user of the delegated variant, who can
+  # read neither root's Python nor root's build caches.
+  for b in beatlast scissors; do
+    CGO_ENABLED=0 go build -o "$work/bin/bots/$b" ./bots/dynamite/cmd/$b
+  done
+  chmod -R go+rX "$work"
+  echo "vm/leg.sh: binaries built in $((SECONDS - t0))s"
+  # A private mount namespace: the files store the host fills below is this leg's own, and it
+  # is the one the guest mounts.
+  status=0
+  unshare -m --propagation private "$0" --in-namespace "$work/bin" "$out" || status=$?
+  echo "vm/leg.sh: the VM leg took $((SECONDS - t0))s in all (exit $status)"
+  exit $status
+fi
+
+bin=$2 out=$3
+mkdir -p /run/arena-sandbox
+mount -t tmpfs -o mode=0755 arena-vm-leg /run/arena-sandbox
+arena=$bin/arena
+# The Go bots the guest plays are built here, into the files store the guest then shares
+# (their Go builds in the emulated guest would take minutes each): the house bots of every
+# game's match, the tournament's and the hostile tests' house bots, the CPU clock test's bots.
+# The first build warms the Go compiler cache for the arena's kit (minutes on a cold machine,
+# more on a loaded one): the build time limit is raised for it.
+t0=$SECONDS
+long=(--build-time 1h --build-cpu-seconds 7200)
+while read -r game house params; do
+  "$arena" play "$game" $params "${long[@]}" "$house" "examples/go/$game" >/dev/null
+done < <(grep -v '^#' scripts/vm/games.txt)
+"$arena" play dynamite --target 3 bots/dynamite/cmd/paper bots/dynamite/cmd/scissors >/dev/null
+# Spinners lose by their CPU budget; only their builds matter here.
+"$arena" play dynamite --rounds 3 bots/bench/cmd/spend bots/bench/cmd/spin >/dev/null || true
+echo "vm/leg.sh: the guest's Go bots built and played on the host in $((SECONDS - t0))s"
+
+t0=$SECONDS
+status=0
+scripts/vm/run.sh --rw /run/arena-sandbox/files --rw "$out" -- \
+  "export ARENA_PYTHON=$(printf %q "$ARENA_PYTHON"); echo \"guest up after \$(cut -d' ' -f1 /proc/uptime)s\"; scripts/vm/guest.sh $(printf %q "$bin") $(printf %q "$out")" || status=$?
+echo "vm/leg.sh: the VM (boot and checks) took $((SECONDS - t0))s (exit $status)"
+exit $status

@@ -1,0 +1,64 @@
+#!/usr/bin/env bash
+# Runs one shell command inside a fresh virtual machine booted with Debian's kernel and cgroup v2
+# only, and returns its exit status; its stdout and stderr are the command's.
+#
+#   scripts/vm/run.sh [--rw DIR]... [--cpus N] [--memory SIZE] [--append KERNEL_ARG]... -- 'COMMAND'
+#
+# The guest is virtme-ng's copy-on-write view of this machine: the host's / read-only (9p), with
+# throw-away tmpfs layers over /etc /usr /var /tmp /home /opt /srv, its own /run, and no network.
+# So every binary, toolchain and venv of the host is there at the same path; nothing the guest
+# writes reaches the host except in a --rw DIR (shared read-write, at the same path). COMMAND
+# runs as root in the current directory, with this shell's PATH (nothing else of the
+# environment: pass variables in COMMAND). The kernel is the newest /boot/vmlinuz-* (or
+# $ARENA_VM_KERNEL); it boots with cgroup_no_v1=all, so the guest has the unified hierarchy
+# only, mounted at /sys/fs/cgroup, with the command in the root cgroup (a systemd host puts
+# services in a leaf; see scripts/vm/leg.sh for the variants).
+#
+# Why virtme-ng rather than an initramfs of our own: it shares the host's filesystem instead of
+# copying the arena, Go, Python, Node, Java and Rust into an image, loads the Debian kernel's own
+# modules (9p, overlay) from /lib/modules in its initramfs, and carries the command's output and
+# exit status over virtio serial ports. KVM is not used (TCG, emulated): it is not available on
+# the CI machines. scripts/vm/install.sh installs what this needs.
+set -euo pipefail
+
+rw=() append=() cpus=2 memory=3G
+while [ $# -gt 0 ]; do
+  case $1 in
+    --rw) rw+=(--rwdir "$2"); shift 2 ;;
+    --cpus) cpus=$2; shift 2 ;;
+    --memory) memory=$2; shift 2 ;;
+    --append) append+=(--append "$2"); shift 2 ;;
+    --) shift; break ;;
+    *) echo "vm/run.sh: unknown option $1 (usage: run.sh [--rw DIR]... [--cpus N] [--memory SIZE] [--append ARG]... -- 'COMMAND')" >&2; exit 2 ;;
+  esac
+done
+if [ $# -ne 1 ]; then
+  echo "vm/run.sh: give the command as one argument after --, e.g. run.sh -- 'uname -r'" >&2
+  exit 2
+fi
+
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/env.sh"
+
+kernel=${ARENA_VM_KERNEL:-$(ls -1v /boot/vmlinuz-* 2>/dev/null | tail -n 1 || true)}
+if [ -z "$kernel" ] || [ ! -r "$kernel" ]; then
+  echo "vm/run.sh: no kernel in /boot (or ARENA_VM_KERNEL unreadable): run scripts/vm/install.sh" >&2
+  exit 1
+fi
+for tool in qemu-system-x86_64 busybox vng; do
+  if ! command -v "$tool" >/dev/null 2>&1; then
+    echo "vm/run.sh: $tool is missing: run scripts/vm/install.sh" >&2
+    exit 1
+  fi
+done
+
+# vng keeps the terminal's stdin; give it none so a background or CI run cannot stall on it.
+# qemu opens the guest's stdout and stderr as files (/proc/self/fd/1, truncating a regular file
+# and writing from its start), so they go through pipes: output redirected to a file stays whole.
+set +e
+vng --run "$kernel" --disable-kvm --cpus "$cpus" --memory "$memory" \
+  --append cgroup_no_v1=all --append systemd.unified_cgroup_hierarchy=1 \
+  "${append[@]}" "${rw[@]}" --exec "export PATH=$(printf %q "$PATH"); $1" </dev/null 2> >(cat >&2) | cat
+status=${PIPESTATUS[0]}
+wait
+exit "$status"
