@@ -433,7 +433,7 @@ func (st *seatState) open(ctx context.Context, req *arenav1.StartRequest, opt Op
 	case errors.Is(err, ErrTimeout):
 		detail := fmt.Sprintf("did not open its seat within %v (Start)", deadline)
 		if why, ok := strings.CutPrefix(err.Error(), ErrTimeout.Error()+": "); ok {
-			detail = "did not open its seat: " + why
+			detail = "did not open its seat (Start): " + why
 		}
 		st.openFault = &game.Fault{Kind: game.FaultTimeout, Detail: bounded.Text(detail, bounded.Detail)}
 	case err != nil:
