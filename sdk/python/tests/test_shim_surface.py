@@ -297,7 +297,7 @@ def test_one_leaf_over_a_helper_base_still_plays(write_bot) -> None:  # type: ig
     assert loader.load(str(bot)).entries["dynamite"].name == "Bot"
 
 
-def test_abstract_helper_named_bot_is_never_played(write_bot) -> None:  # type: ignore[no-untyped-def]
+def test_abstract_helper_named_bot_is_never_played(write_bot, monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A folder whose helper module is called bot.py (the abstract base of the bots in its other
     files): loading bot.py, as the arena does for the folder, says it is an abstract helper and
     how to name the bot, instead of instantiating the base; the bot file plays."""
@@ -321,4 +321,7 @@ def test_abstract_helper_named_bot_is_never_played(write_bot) -> None:  # type: 
     for spec in (str(helper), f"{helper}:BaseBot"):
         with pytest.raises(loader.LoadError, match=r"BaseBot is abstract .*make_move.*\"run\": \"mybot.py:MyBot\""):
             loader.load(spec)
+    # A bot process loads one bot; this test process has loaded others, and another test's
+    # module named "bot" must not stand in for this folder's helper.
+    monkeypatch.delitem(sys.modules, "bot", raising=False)
     assert loader.load(str(mine)).entries["dynamite"].name == "Rocky"
