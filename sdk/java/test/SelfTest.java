@@ -840,8 +840,8 @@ public class SelfTest {
             return;
         }
         try (var files = Files.list(root.resolve("examples/java").resolve(game))) {
-            eq(files.map(p -> p.getFileName().toString()).sorted().toList(), List.of("Bot.java"),
-                    "the example folder holds only Bot.java");
+            eq(files.map(p -> p.getFileName().toString()).sorted().toList(), List.of("Bot.java", "README.md"),
+                    "the example folder holds Bot.java and its README");
         }
         List<String> in = new ArrayList<>(lines(game + ".jsonl"));
         in.add("{\"start\":{\"matchId\":\"m-x\",\"game\":\"chess\"}}");

@@ -12,7 +12,8 @@ for (const game of GAMES) {
   const dir = path.join(EXAMPLES, game);
 
   test(`examples/javascript/${game}: the folder is what the recipe expects`, () => {
-    assert.deepEqual(fs.readdirSync(dir).sort(), ["bot.js", "package.json"]);
+    // The program and its package, and the README every example folder has.
+    assert.deepEqual(fs.readdirSync(dir).sort(), ["README.md", "bot.js", "package.json"]);
     const pkg = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
     assert.equal(pkg.main, "bot.js");
     assert.equal(pkg.dependencies, undefined, "no dependencies");
