@@ -246,7 +246,11 @@ type DescribeResponse struct {
 	// Games this bot can play, by registry name ("dynamite", "finger", ...). Empty means any.
 	Games []string `protobuf:"bytes,4,rep,name=games,proto3" json:"games,omitempty"`
 	// SDK language and version, e.g. "go/0.1.0" or "python/0.1.0".
-	Sdk           string `protobuf:"bytes,5,opt,name=sdk,proto3" json:"sdk,omitempty"`
+	Sdk string `protobuf:"bytes,5,opt,name=sdk,proto3" json:"sdk,omitempty"`
+	// Move channels this bot can use besides ActStream (docs/protocol.md, "The fast lane"):
+	// "frames.v1" when the host offered the lane (ARENA_LANE_FD in the bot's environment) and
+	// the bot reads its moves there. Empty: every move goes over gRPC.
+	Lanes         []string `protobuf:"bytes,6,rep,name=lanes,proto3" json:"lanes,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -314,6 +318,13 @@ func (x *DescribeResponse) GetSdk() string {
 		return x.Sdk
 	}
 	return ""
+}
+
+func (x *DescribeResponse) GetLanes() []string {
+	if x != nil {
+		return x.Lanes
+	}
+	return nil
 }
 
 // StartRequest opens one seat of one match.
@@ -797,6 +808,10 @@ type ActResponse struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// Echo of ActRequest.step, so a late answer can never be taken for a later move.
 	Step int64 `protobuf:"varint,1,opt,name=step,proto3" json:"step,omitempty"`
+	// Echo of ActRequest.match_id and seat: on the fast lane one channel carries every seat
+	// the process holds, and these say whose answer it is.
+	MatchId string `protobuf:"bytes,2,opt,name=match_id,json=matchId,proto3" json:"match_id,omitempty"`
+	Seat    int32  `protobuf:"varint,3,opt,name=seat,proto3" json:"seat,omitempty"`
 	// Types that are valid to be assigned to Action:
 	//
 	//	*ActResponse_Dynamite
@@ -845,6 +860,20 @@ func (*ActResponse) Descriptor() ([]byte, []int) {
 func (x *ActResponse) GetStep() int64 {
 	if x != nil {
 		return x.Step
+	}
+	return 0
+}
+
+func (x *ActResponse) GetMatchId() string {
+	if x != nil {
+		return x.MatchId
+	}
+	return ""
+}
+
+func (x *ActResponse) GetSeat() int32 {
+	if x != nil {
+		return x.Seat
 	}
 	return 0
 }
@@ -1305,13 +1334,14 @@ const file_arena_v1_bot_proto_rawDesc = "" +
 	"\n" +
 	"\x12arena/v1/bot.proto\x12\barena.v1\x1a\x16arena/v1/auction.proto\x1a\x16arena/v1/bidding.proto\x1a\x17arena/v1/dynamite.proto\x1a\x15arena/v1/finger.proto\x1a\x15arena/v1/realtv.proto\"4\n" +
 	"\x0fDescribeRequest\x12!\n" +
-	"\fhost_version\x18\x01 \x01(\tR\vhostVersion\"\x80\x01\n" +
+	"\fhost_version\x18\x01 \x01(\tR\vhostVersion\"\x96\x01\n" +
 	"\x10DescribeResponse\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12\x16\n" +
 	"\x06author\x18\x02 \x01(\tR\x06author\x12\x18\n" +
 	"\aversion\x18\x03 \x01(\tR\aversion\x12\x14\n" +
 	"\x05games\x18\x04 \x03(\tR\x05games\x12\x10\n" +
-	"\x03sdk\x18\x05 \x01(\tR\x03sdk\"\x9e\x04\n" +
+	"\x03sdk\x18\x05 \x01(\tR\x03sdk\x12\x14\n" +
+	"\x05lanes\x18\x06 \x03(\tR\x05lanes\"\x9e\x04\n" +
 	"\fStartRequest\x12\x19\n" +
 	"\bmatch_id\x18\x01 \x01(\tR\amatchId\x12\x12\n" +
 	"\x04seat\x18\x02 \x01(\x05R\x04seat\x12\x12\n" +
@@ -1352,9 +1382,11 @@ const file_arena_v1_bot_proto_rawDesc = "" +
 	"\abidding\x18\f \x01(\v2\x1c.arena.v1.BiddingObservationH\x00R\abidding\x128\n" +
 	"\aauction\x18\r \x01(\v2\x1c.arena.v1.AuctionObservationH\x00R\aauction\x125\n" +
 	"\x06realtv\x18\x0e \x01(\v2\x1b.arena.v1.RealtvObservationH\x00R\x06realtvB\r\n" +
-	"\vobservation\"\xdb\x02\n" +
+	"\vobservation\"\x8a\x03\n" +
 	"\vActResponse\x12\x12\n" +
-	"\x04step\x18\x01 \x01(\x03R\x04step\x126\n" +
+	"\x04step\x18\x01 \x01(\x03R\x04step\x12\x19\n" +
+	"\bmatch_id\x18\x02 \x01(\tR\amatchId\x12\x12\n" +
+	"\x04seat\x18\x03 \x01(\x05R\x04seat\x126\n" +
 	"\bdynamite\x18\n" +
 	" \x01(\v2\x18.arena.v1.DynamiteActionH\x00R\bdynamite\x120\n" +
 	"\x06finger\x18\v \x01(\v2\x16.arena.v1.FingerActionH\x00R\x06finger\x123\n" +

@@ -29,7 +29,7 @@ from arena_sdk._pb.arena.v1 import finger_pb2 as arena_dot_v1_dot_finger__pb2
 from arena_sdk._pb.arena.v1 import realtv_pb2 as arena_dot_v1_dot_realtv__pb2
 
 
-DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12\x61rena/v1/bot.proto\x12\x08\x61rena.v1\x1a\x16\x61rena/v1/auction.proto\x1a\x16\x61rena/v1/bidding.proto\x1a\x17\x61rena/v1/dynamite.proto\x1a\x15\x61rena/v1/finger.proto\x1a\x15\x61rena/v1/realtv.proto\"\'\n\x0f\x44\x65scribeRequest\x12\x14\n\x0chost_version\x18\x01 \x01(\t\"]\n\x10\x44\x65scribeResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06\x61uthor\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\t\x12\r\n\x05games\x18\x04 \x03(\t\x12\x0b\n\x03sdk\x18\x05 \x01(\t\"\xa1\x03\n\x0cStartRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x0f\n\x07players\x18\x04 \x03(\t\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x05 \x01(\x03\x12\x10\n\x08\x63lock_ms\x18\x06 \x01(\x03\x12\'\n\nclock_mode\x18\x07 \x01(\x0e\x32\x13.arena.v1.ClockMode\x12\x0f\n\x07\x62\x61nk_ms\x18\x08 \x01(\x03\x12\x13\n\x0bwall_cap_ms\x18\t \x01(\x03\x12+\n\x08\x64ynamite\x18\n \x01(\x0b\x32\x17.arena.v1.DynamiteSetupH\x00\x12\'\n\x06\x66inger\x18\x0b \x01(\x0b\x32\x15.arena.v1.FingerSetupH\x00\x12)\n\x07\x62idding\x18\x0c \x01(\x0b\x32\x16.arena.v1.BiddingSetupH\x00\x12)\n\x07\x61uction\x18\r \x01(\x0b\x32\x16.arena.v1.AuctionSetupH\x00\x12\'\n\x06realtv\x18\x0e \x01(\x0b\x32\x15.arena.v1.RealtvSetupH\x00\x42\x07\n\x05setup\"\x1e\n\rStartResponse\x12\r\n\x05\x65rror\x18\x01 \x01(\t\"\xd9\x03\n\nActRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x0c\n\x04step\x18\x03 \x01(\x03\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x04 \x01(\x03\x12\x1a\n\x12\x63lock_remaining_ms\x18\x05 \x01(\x03\x12\'\n\nclock_mode\x18\x06 \x01(\x0e\x32\x13.arena.v1.ClockMode\x12\x11\n\tbudget_us\x18\x07 \x01(\x03\x12\x19\n\x11\x62\x61nk_remaining_us\x18\x08 \x01(\x03\x12\x13\n\x0bwall_cap_ms\x18\t \x01(\x03\x12\x31\n\x08\x64ynamite\x18\n \x01(\x0b\x32\x1d.arena.v1.DynamiteObservationH\x00\x12-\n\x06\x66inger\x18\x0b \x01(\x0b\x32\x1b.arena.v1.FingerObservationH\x00\x12/\n\x07\x62idding\x18\x0c \x01(\x0b\x32\x1c.arena.v1.BiddingObservationH\x00\x12/\n\x07\x61uction\x18\r \x01(\x0b\x32\x1c.arena.v1.AuctionObservationH\x00\x12-\n\x06realtv\x18\x0e \x01(\x0b\x32\x1b.arena.v1.RealtvObservationH\x00\x42\r\n\x0bobservation\"\xa2\x02\n\x0b\x41\x63tResponse\x12\x0c\n\x04step\x18\x01 \x01(\x03\x12,\n\x08\x64ynamite\x18\n \x01(\x0b\x32\x18.arena.v1.DynamiteActionH\x00\x12(\n\x06\x66inger\x18\x0b \x01(\x0b\x32\x16.arena.v1.FingerActionH\x00\x12*\n\x07\x62idding\x18\x0c \x01(\x0b\x32\x17.arena.v1.BiddingActionH\x00\x12*\n\x07\x61uction\x18\r \x01(\x0b\x32\x17.arena.v1.AuctionActionH\x00\x12(\n\x06realtv\x18\x0e \x01(\x0b\x32\x16.arena.v1.RealtvActionH\x00\x12!\n\x05\x65rror\x18\x14 \x01(\x0b\x32\x12.arena.v1.BotErrorB\x08\n\x06\x61\x63tion\"T\n\x08\x42otError\x12$\n\x04kind\x18\x01 \x01(\x0e\x32\x16.arena.v1.BotErrorKind\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\x11\n\ttraceback\x18\x03 \x01(\t\"5\n\x10\x41\x63tStreamRequest\x12!\n\x03\x61\x63t\x18\x01 \x01(\x0b\x32\x14.arena.v1.ActRequest\"7\n\x11\x41\x63tStreamResponse\x12\"\n\x03\x61\x63t\x18\x01 \x01(\x0b\x32\x15.arena.v1.ActResponse\"\xdf\x02\n\nEndRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12 \n\x06result\x18\x03 \x01(\x0e\x32\x10.arena.v1.Result\x12\r\n\x05score\x18\x04 \x01(\x01\x12\x31\n\x08\x64ynamite\x18\n \x01(\x0b\x32\x1d.arena.v1.DynamiteObservationH\x00\x12-\n\x06\x66inger\x18\x0b \x01(\x0b\x32\x1b.arena.v1.FingerObservationH\x00\x12/\n\x07\x62idding\x18\x0c \x01(\x0b\x32\x1c.arena.v1.BiddingObservationH\x00\x12/\n\x07\x61uction\x18\r \x01(\x0b\x32\x1c.arena.v1.AuctionObservationH\x00\x12-\n\x06realtv\x18\x0e \x01(\x0b\x32\x1b.arena.v1.RealtvObservationH\x00\x42\r\n\x0bobservation\"\r\n\x0b\x45ndResponse*P\n\tClockMode\x12\x1a\n\x16\x43LOCK_MODE_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x43LOCK_MODE_WALL\x10\x01\x12\x12\n\x0e\x43LOCK_MODE_CPU\x10\x02*o\n\x0c\x42otErrorKind\x12\x1e\n\x1a\x42OT_ERROR_KIND_UNSPECIFIED\x10\x00\x12\x1c\n\x18\x42OT_ERROR_KIND_EXCEPTION\x10\x01\x12!\n\x1d\x42OT_ERROR_KIND_INVALID_ANSWER\x10\x02*R\n\x06Result\x12\x16\n\x12RESULT_UNSPECIFIED\x10\x00\x12\x0e\n\nRESULT_WIN\x10\x01\x12\x0f\n\x0bRESULT_LOSS\x10\x02\x12\x0f\n\x0bRESULT_DRAW\x10\x03\x32\xbb\x02\n\nBotService\x12\x41\n\x08\x44\x65scribe\x12\x19.arena.v1.DescribeRequest\x1a\x1a.arena.v1.DescribeResponse\x12\x38\n\x05Start\x12\x16.arena.v1.StartRequest\x1a\x17.arena.v1.StartResponse\x12\x32\n\x03\x41\x63t\x12\x14.arena.v1.ActRequest\x1a\x15.arena.v1.ActResponse\x12H\n\tActStream\x12\x1a.arena.v1.ActStreamRequest\x1a\x1b.arena.v1.ActStreamResponse(\x01\x30\x01\x12\x32\n\x03\x45nd\x12\x14.arena.v1.EndRequest\x1a\x15.arena.v1.EndResponseB2Z0github.com/botarena/arena/proto/arena/v1;arenav1b\x06proto3')
+DESCRIPTOR = _descriptor_pool.Default().AddSerializedFile(b'\n\x12\x61rena/v1/bot.proto\x12\x08\x61rena.v1\x1a\x16\x61rena/v1/auction.proto\x1a\x16\x61rena/v1/bidding.proto\x1a\x17\x61rena/v1/dynamite.proto\x1a\x15\x61rena/v1/finger.proto\x1a\x15\x61rena/v1/realtv.proto\"\'\n\x0f\x44\x65scribeRequest\x12\x14\n\x0chost_version\x18\x01 \x01(\t\"l\n\x10\x44\x65scribeResponse\x12\x0c\n\x04name\x18\x01 \x01(\t\x12\x0e\n\x06\x61uthor\x18\x02 \x01(\t\x12\x0f\n\x07version\x18\x03 \x01(\t\x12\r\n\x05games\x18\x04 \x03(\t\x12\x0b\n\x03sdk\x18\x05 \x01(\t\x12\r\n\x05lanes\x18\x06 \x03(\t\"\xa1\x03\n\x0cStartRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x0c\n\x04game\x18\x03 \x01(\t\x12\x0f\n\x07players\x18\x04 \x03(\t\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x05 \x01(\x03\x12\x10\n\x08\x63lock_ms\x18\x06 \x01(\x03\x12\'\n\nclock_mode\x18\x07 \x01(\x0e\x32\x13.arena.v1.ClockMode\x12\x0f\n\x07\x62\x61nk_ms\x18\x08 \x01(\x03\x12\x13\n\x0bwall_cap_ms\x18\t \x01(\x03\x12+\n\x08\x64ynamite\x18\n \x01(\x0b\x32\x17.arena.v1.DynamiteSetupH\x00\x12\'\n\x06\x66inger\x18\x0b \x01(\x0b\x32\x15.arena.v1.FingerSetupH\x00\x12)\n\x07\x62idding\x18\x0c \x01(\x0b\x32\x16.arena.v1.BiddingSetupH\x00\x12)\n\x07\x61uction\x18\r \x01(\x0b\x32\x16.arena.v1.AuctionSetupH\x00\x12\'\n\x06realtv\x18\x0e \x01(\x0b\x32\x15.arena.v1.RealtvSetupH\x00\x42\x07\n\x05setup\"\x1e\n\rStartResponse\x12\r\n\x05\x65rror\x18\x01 \x01(\t\"\xd9\x03\n\nActRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12\x0c\n\x04step\x18\x03 \x01(\x03\x12\x13\n\x0b\x64\x65\x61\x64line_ms\x18\x04 \x01(\x03\x12\x1a\n\x12\x63lock_remaining_ms\x18\x05 \x01(\x03\x12\'\n\nclock_mode\x18\x06 \x01(\x0e\x32\x13.arena.v1.ClockMode\x12\x11\n\tbudget_us\x18\x07 \x01(\x03\x12\x19\n\x11\x62\x61nk_remaining_us\x18\x08 \x01(\x03\x12\x13\n\x0bwall_cap_ms\x18\t \x01(\x03\x12\x31\n\x08\x64ynamite\x18\n \x01(\x0b\x32\x1d.arena.v1.DynamiteObservationH\x00\x12-\n\x06\x66inger\x18\x0b \x01(\x0b\x32\x1b.arena.v1.FingerObservationH\x00\x12/\n\x07\x62idding\x18\x0c \x01(\x0b\x32\x1c.arena.v1.BiddingObservationH\x00\x12/\n\x07\x61uction\x18\r \x01(\x0b\x32\x1c.arena.v1.AuctionObservationH\x00\x12-\n\x06realtv\x18\x0e \x01(\x0b\x32\x1b.arena.v1.RealtvObservationH\x00\x42\r\n\x0bobservation\"\xc2\x02\n\x0b\x41\x63tResponse\x12\x0c\n\x04step\x18\x01 \x01(\x03\x12\x10\n\x08match_id\x18\x02 \x01(\t\x12\x0c\n\x04seat\x18\x03 \x01(\x05\x12,\n\x08\x64ynamite\x18\n \x01(\x0b\x32\x18.arena.v1.DynamiteActionH\x00\x12(\n\x06\x66inger\x18\x0b \x01(\x0b\x32\x16.arena.v1.FingerActionH\x00\x12*\n\x07\x62idding\x18\x0c \x01(\x0b\x32\x17.arena.v1.BiddingActionH\x00\x12*\n\x07\x61uction\x18\r \x01(\x0b\x32\x17.arena.v1.AuctionActionH\x00\x12(\n\x06realtv\x18\x0e \x01(\x0b\x32\x16.arena.v1.RealtvActionH\x00\x12!\n\x05\x65rror\x18\x14 \x01(\x0b\x32\x12.arena.v1.BotErrorB\x08\n\x06\x61\x63tion\"T\n\x08\x42otError\x12$\n\x04kind\x18\x01 \x01(\x0e\x32\x16.arena.v1.BotErrorKind\x12\x0f\n\x07message\x18\x02 \x01(\t\x12\x11\n\ttraceback\x18\x03 \x01(\t\"5\n\x10\x41\x63tStreamRequest\x12!\n\x03\x61\x63t\x18\x01 \x01(\x0b\x32\x14.arena.v1.ActRequest\"7\n\x11\x41\x63tStreamResponse\x12\"\n\x03\x61\x63t\x18\x01 \x01(\x0b\x32\x15.arena.v1.ActResponse\"\xdf\x02\n\nEndRequest\x12\x10\n\x08match_id\x18\x01 \x01(\t\x12\x0c\n\x04seat\x18\x02 \x01(\x05\x12 \n\x06result\x18\x03 \x01(\x0e\x32\x10.arena.v1.Result\x12\r\n\x05score\x18\x04 \x01(\x01\x12\x31\n\x08\x64ynamite\x18\n \x01(\x0b\x32\x1d.arena.v1.DynamiteObservationH\x00\x12-\n\x06\x66inger\x18\x0b \x01(\x0b\x32\x1b.arena.v1.FingerObservationH\x00\x12/\n\x07\x62idding\x18\x0c \x01(\x0b\x32\x1c.arena.v1.BiddingObservationH\x00\x12/\n\x07\x61uction\x18\r \x01(\x0b\x32\x1c.arena.v1.AuctionObservationH\x00\x12-\n\x06realtv\x18\x0e \x01(\x0b\x32\x1b.arena.v1.RealtvObservationH\x00\x42\r\n\x0bobservation\"\r\n\x0b\x45ndResponse*P\n\tClockMode\x12\x1a\n\x16\x43LOCK_MODE_UNSPECIFIED\x10\x00\x12\x13\n\x0f\x43LOCK_MODE_WALL\x10\x01\x12\x12\n\x0e\x43LOCK_MODE_CPU\x10\x02*o\n\x0c\x42otErrorKind\x12\x1e\n\x1a\x42OT_ERROR_KIND_UNSPECIFIED\x10\x00\x12\x1c\n\x18\x42OT_ERROR_KIND_EXCEPTION\x10\x01\x12!\n\x1d\x42OT_ERROR_KIND_INVALID_ANSWER\x10\x02*R\n\x06Result\x12\x16\n\x12RESULT_UNSPECIFIED\x10\x00\x12\x0e\n\nRESULT_WIN\x10\x01\x12\x0f\n\x0bRESULT_LOSS\x10\x02\x12\x0f\n\x0bRESULT_DRAW\x10\x03\x32\xbb\x02\n\nBotService\x12\x41\n\x08\x44\x65scribe\x12\x19.arena.v1.DescribeRequest\x1a\x1a.arena.v1.DescribeResponse\x12\x38\n\x05Start\x12\x16.arena.v1.StartRequest\x1a\x17.arena.v1.StartResponse\x12\x32\n\x03\x41\x63t\x12\x14.arena.v1.ActRequest\x1a\x15.arena.v1.ActResponse\x12H\n\tActStream\x12\x1a.arena.v1.ActStreamRequest\x1a\x1b.arena.v1.ActStreamResponse(\x01\x30\x01\x12\x32\n\x03\x45nd\x12\x14.arena.v1.EndRequest\x1a\x15.arena.v1.EndResponseB2Z0github.com/botarena/arena/proto/arena/v1;arenav1b\x06proto3')
 
 _globals = globals()
 _builder.BuildMessageAndEnumDescriptors(DESCRIPTOR, _globals)
@@ -37,34 +37,34 @@ _builder.BuildTopDescriptorsAndMessages(DESCRIPTOR, 'arena.v1.bot_pb2', _globals
 if not _descriptor._USE_C_DESCRIPTORS:
   _globals['DESCRIPTOR']._loaded_options = None
   _globals['DESCRIPTOR']._serialized_options = b'Z0github.com/botarena/arena/proto/arena/v1;arenav1'
-  _globals['_CLOCKMODE']._serialized_start=2075
-  _globals['_CLOCKMODE']._serialized_end=2155
-  _globals['_BOTERRORKIND']._serialized_start=2157
-  _globals['_BOTERRORKIND']._serialized_end=2268
-  _globals['_RESULT']._serialized_start=2270
-  _globals['_RESULT']._serialized_end=2352
+  _globals['_CLOCKMODE']._serialized_start=2122
+  _globals['_CLOCKMODE']._serialized_end=2202
+  _globals['_BOTERRORKIND']._serialized_start=2204
+  _globals['_BOTERRORKIND']._serialized_end=2315
+  _globals['_RESULT']._serialized_start=2317
+  _globals['_RESULT']._serialized_end=2399
   _globals['_DESCRIBEREQUEST']._serialized_start=151
   _globals['_DESCRIBEREQUEST']._serialized_end=190
   _globals['_DESCRIBERESPONSE']._serialized_start=192
-  _globals['_DESCRIBERESPONSE']._serialized_end=285
-  _globals['_STARTREQUEST']._serialized_start=288
-  _globals['_STARTREQUEST']._serialized_end=705
-  _globals['_STARTRESPONSE']._serialized_start=707
-  _globals['_STARTRESPONSE']._serialized_end=737
-  _globals['_ACTREQUEST']._serialized_start=740
-  _globals['_ACTREQUEST']._serialized_end=1213
-  _globals['_ACTRESPONSE']._serialized_start=1216
-  _globals['_ACTRESPONSE']._serialized_end=1506
-  _globals['_BOTERROR']._serialized_start=1508
-  _globals['_BOTERROR']._serialized_end=1592
-  _globals['_ACTSTREAMREQUEST']._serialized_start=1594
-  _globals['_ACTSTREAMREQUEST']._serialized_end=1647
-  _globals['_ACTSTREAMRESPONSE']._serialized_start=1649
-  _globals['_ACTSTREAMRESPONSE']._serialized_end=1704
-  _globals['_ENDREQUEST']._serialized_start=1707
-  _globals['_ENDREQUEST']._serialized_end=2058
-  _globals['_ENDRESPONSE']._serialized_start=2060
-  _globals['_ENDRESPONSE']._serialized_end=2073
-  _globals['_BOTSERVICE']._serialized_start=2355
-  _globals['_BOTSERVICE']._serialized_end=2670
+  _globals['_DESCRIBERESPONSE']._serialized_end=300
+  _globals['_STARTREQUEST']._serialized_start=303
+  _globals['_STARTREQUEST']._serialized_end=720
+  _globals['_STARTRESPONSE']._serialized_start=722
+  _globals['_STARTRESPONSE']._serialized_end=752
+  _globals['_ACTREQUEST']._serialized_start=755
+  _globals['_ACTREQUEST']._serialized_end=1228
+  _globals['_ACTRESPONSE']._serialized_start=1231
+  _globals['_ACTRESPONSE']._serialized_end=1553
+  _globals['_BOTERROR']._serialized_start=1555
+  _globals['_BOTERROR']._serialized_end=1639
+  _globals['_ACTSTREAMREQUEST']._serialized_start=1641
+  _globals['_ACTSTREAMREQUEST']._serialized_end=1694
+  _globals['_ACTSTREAMRESPONSE']._serialized_start=1696
+  _globals['_ACTSTREAMRESPONSE']._serialized_end=1751
+  _globals['_ENDREQUEST']._serialized_start=1754
+  _globals['_ENDREQUEST']._serialized_end=2105
+  _globals['_ENDRESPONSE']._serialized_start=2107
+  _globals['_ENDRESPONSE']._serialized_end=2120
+  _globals['_BOTSERVICE']._serialized_start=2402
+  _globals['_BOTSERVICE']._serialized_end=2717
 # @@protoc_insertion_point(module_scope)

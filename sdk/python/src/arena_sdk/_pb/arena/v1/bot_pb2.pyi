@@ -48,18 +48,20 @@ class DescribeRequest(_message.Message):
     def __init__(self, host_version: _Optional[str] = ...) -> None: ...
 
 class DescribeResponse(_message.Message):
-    __slots__ = ("name", "author", "version", "games", "sdk")
+    __slots__ = ("name", "author", "version", "games", "sdk", "lanes")
     NAME_FIELD_NUMBER: _ClassVar[int]
     AUTHOR_FIELD_NUMBER: _ClassVar[int]
     VERSION_FIELD_NUMBER: _ClassVar[int]
     GAMES_FIELD_NUMBER: _ClassVar[int]
     SDK_FIELD_NUMBER: _ClassVar[int]
+    LANES_FIELD_NUMBER: _ClassVar[int]
     name: str
     author: str
     version: str
     games: _containers.RepeatedScalarFieldContainer[str]
     sdk: str
-    def __init__(self, name: _Optional[str] = ..., author: _Optional[str] = ..., version: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., sdk: _Optional[str] = ...) -> None: ...
+    lanes: _containers.RepeatedScalarFieldContainer[str]
+    def __init__(self, name: _Optional[str] = ..., author: _Optional[str] = ..., version: _Optional[str] = ..., games: _Optional[_Iterable[str]] = ..., sdk: _Optional[str] = ..., lanes: _Optional[_Iterable[str]] = ...) -> None: ...
 
 class StartRequest(_message.Message):
     __slots__ = ("match_id", "seat", "game", "players", "deadline_ms", "clock_ms", "clock_mode", "bank_ms", "wall_cap_ms", "dynamite", "finger", "bidding", "auction", "realtv")
@@ -132,8 +134,10 @@ class ActRequest(_message.Message):
     def __init__(self, match_id: _Optional[str] = ..., seat: _Optional[int] = ..., step: _Optional[int] = ..., deadline_ms: _Optional[int] = ..., clock_remaining_ms: _Optional[int] = ..., clock_mode: _Optional[_Union[ClockMode, str]] = ..., budget_us: _Optional[int] = ..., bank_remaining_us: _Optional[int] = ..., wall_cap_ms: _Optional[int] = ..., dynamite: _Optional[_Union[_dynamite_pb2.DynamiteObservation, _Mapping]] = ..., finger: _Optional[_Union[_finger_pb2.FingerObservation, _Mapping]] = ..., bidding: _Optional[_Union[_bidding_pb2.BiddingObservation, _Mapping]] = ..., auction: _Optional[_Union[_auction_pb2.AuctionObservation, _Mapping]] = ..., realtv: _Optional[_Union[_realtv_pb2.RealtvObservation, _Mapping]] = ...) -> None: ...
 
 class ActResponse(_message.Message):
-    __slots__ = ("step", "dynamite", "finger", "bidding", "auction", "realtv", "error")
+    __slots__ = ("step", "match_id", "seat", "dynamite", "finger", "bidding", "auction", "realtv", "error")
     STEP_FIELD_NUMBER: _ClassVar[int]
+    MATCH_ID_FIELD_NUMBER: _ClassVar[int]
+    SEAT_FIELD_NUMBER: _ClassVar[int]
     DYNAMITE_FIELD_NUMBER: _ClassVar[int]
     FINGER_FIELD_NUMBER: _ClassVar[int]
     BIDDING_FIELD_NUMBER: _ClassVar[int]
@@ -141,13 +145,15 @@ class ActResponse(_message.Message):
     REALTV_FIELD_NUMBER: _ClassVar[int]
     ERROR_FIELD_NUMBER: _ClassVar[int]
     step: int
+    match_id: str
+    seat: int
     dynamite: _dynamite_pb2.DynamiteAction
     finger: _finger_pb2.FingerAction
     bidding: _bidding_pb2.BiddingAction
     auction: _auction_pb2.AuctionAction
     realtv: _realtv_pb2.RealtvAction
     error: BotError
-    def __init__(self, step: _Optional[int] = ..., dynamite: _Optional[_Union[_dynamite_pb2.DynamiteAction, _Mapping]] = ..., finger: _Optional[_Union[_finger_pb2.FingerAction, _Mapping]] = ..., bidding: _Optional[_Union[_bidding_pb2.BiddingAction, _Mapping]] = ..., auction: _Optional[_Union[_auction_pb2.AuctionAction, _Mapping]] = ..., realtv: _Optional[_Union[_realtv_pb2.RealtvAction, _Mapping]] = ..., error: _Optional[_Union[BotError, _Mapping]] = ...) -> None: ...
+    def __init__(self, step: _Optional[int] = ..., match_id: _Optional[str] = ..., seat: _Optional[int] = ..., dynamite: _Optional[_Union[_dynamite_pb2.DynamiteAction, _Mapping]] = ..., finger: _Optional[_Union[_finger_pb2.FingerAction, _Mapping]] = ..., bidding: _Optional[_Union[_bidding_pb2.BiddingAction, _Mapping]] = ..., auction: _Optional[_Union[_auction_pb2.AuctionAction, _Mapping]] = ..., realtv: _Optional[_Union[_realtv_pb2.RealtvAction, _Mapping]] = ..., error: _Optional[_Union[BotError, _Mapping]] = ...) -> None: ...
 
 class BotError(_message.Message):
     __slots__ = ("kind", "message", "traceback")
