@@ -87,6 +87,9 @@ type Ladder struct {
 	// DataDir is the server's folder of uploads: version N's files are DataDir/versions/N.
 	// Versions nobody plays any more have them collected (see collect); empty: never.
 	DataDir string
+	// KeepVersions is how many passing versions of each bot keep their files (0:
+	// store.KeptVersions), so its author can go back to one; older ones are collected.
+	KeepVersions int
 
 	mu      sync.Mutex
 	queue   []int64 // versions waiting for validation
