@@ -91,8 +91,11 @@ func (s *Server) leaderboard(ctx context.Context, g string) ([]BoardRow, error) 
 // MatchView is a ladder match as shown: each seat's log only to its own author.
 type MatchView struct {
 	store.LadderMatch
-	Faults []FaultView `json:"faults"`
-	Mine   []SeatLog   `json:"my_logs,omitempty"`
+	// Seating says how a match of more than two sat: a table of n players, each holding
+	// its engine's seats where a player holds several (a realtv script's instances).
+	Seating string      `json:"seating,omitempty"`
+	Faults  []FaultView `json:"faults"`
+	Mine    []SeatLog   `json:"my_logs,omitempty"`
 }
 
 // SeatLog is one seat's stderr tail, for its author.
@@ -190,7 +193,7 @@ func (s *Server) matchView(ctx context.Context, r *http.Request, id int64) (Matc
 		return MatchView{}, err
 	}
 	u, logged := current(r)
-	mv := MatchView{LadderMatch: m}
+	mv := MatchView{LadderMatch: m, Seating: s.seating(m)}
 	owner := map[int]bool{}
 	for _, st := range m.Seats {
 		if logged && st.UserID == u.ID {
@@ -209,6 +212,31 @@ func (s *Server) matchView(ctx context.Context, r *http.Request, id int64) (Matc
 		mv.Faults = addFault(mv.Faults, fv)
 	}
 	return mv, nil
+}
+
+// seating describes a table (empty for a pair): its engine, built for the match's players
+// with the ladder's parameters, says how many seats each player holds.
+func (s *Server) seating(m store.LadderMatch) string {
+	n := len(m.Seats)
+	spec, err := game.Lookup(m.Game)
+	if err != nil || n < 2 {
+		return ""
+	}
+	cfg := game.Config{Seed: m.Seed, Params: s.lad.GameParams(m.Game)}
+	for i := range n {
+		cfg.Players = append(cfg.Players, game.Player{Name: fmt.Sprint("p", i)})
+	}
+	seats := n
+	if eng, err := spec.New(cfg); err == nil {
+		seats = len(eng.Seats())
+	}
+	switch {
+	case seats > n && seats%n == 0:
+		return fmt.Sprintf("a table of %d players, each holding %d seats (%d in all)", n, seats/n, seats)
+	case n > 2:
+		return fmt.Sprintf("a table of %d players", n)
+	}
+	return ""
 }
 
 // BotView is a bot's page.
