@@ -55,6 +55,7 @@ func newServe() *cobra.Command {
 		maxVersions           int
 		maxStoredMiB          int64
 		maxTournament         int
+		privateWebhooks       bool
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -99,6 +100,7 @@ func newServe() *cobra.Command {
 	rangeVar(f, &maxVersions, "max-versions", server.DefaultMaxVersions, 1, 100000, "versions one author may keep files of (failed and replaced versions are collected)")
 	rangeVar(f, &maxStoredMiB, "max-stored", server.DefaultMaxStored>>20, 1, 1<<20, "MiB of unpacked files one author may keep")
 	rangeVar(f, &maxTournament, "max-tournament-matches", server.DefaultMaxTournamentMatches, 1, 1_000_000, "matches an organiser's tournament may play")
+	f.BoolVar(&privateWebhooks, "webhooks-private", false, "let authors' webhook URLs point at loopback or private addresses (a receiver on this machine or LAN); off, they are refused, so the server is no way into its own network")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if len(organisers) > 0 {
 			// The flag made whoever first registered the name an organiser. Refused rather than
@@ -141,10 +143,12 @@ func newServe() *cobra.Command {
 		ctx := cmd.Context()
 		srv, err := server.New(ctx, st, lad, server.Options{DataDir: data, SecureCookies: secureCookies, MaxUpload: maxUploadMiB << 20,
 			TrustedProxies: trustedProxies, TokenLife: time.Duration(tokenDays) * 24 * time.Hour, Logger: logger, Budget: webBudget,
-			MaxTournamentMatches: maxTournament, Quota: store.Quota{Versions: maxVersions, Bytes: maxStoredMiB << 20}})
+			MaxTournamentMatches: maxTournament, Quota: store.Quota{Versions: maxVersions, Bytes: maxStoredMiB << 20},
+			AllowPrivateWebhooks: privateWebhooks})
 		if err != nil {
 			return err
 		}
+		defer srv.Close()
 		hs := srv.HTTPServer()
 		if tls {
 			// Loaded now, so a wrong path or a key that does not match fails the start, not the

@@ -52,6 +52,8 @@ type envOptions struct {
 	quota          store.Quota
 	maxTourn       int
 	clock          tournament.Clock // the ladder's clock (arena serve's --clock-mode; zero: wall)
+	privateHooks   bool             // Options.AllowPrivateWebhooks (a receiver on 127.0.0.1)
+	hookRetry      time.Duration    // Options.WebhookRetry
 }
 
 func newEnv(t testing.TB, o envOptions) *env {
@@ -81,10 +83,12 @@ func newEnv(t testing.TB, o envOptions) *env {
 	lad := &ladder.Ladder{Store: st, Queue: q, Resolver: &botspec.Resolver{Python: testenv.Python()}, Jobs: o.jobs, LocalJobs: o.jobs,
 		Games: o.games, Pause: 50 * time.Millisecond, Params: params, Clock: o.clock}
 	srv, err := New(context.Background(), st, lad, Options{SecureCookies: o.secure, MaxUpload: o.maxUpload, Unpack: o.unpack,
-		LoginRate: o.loginRate, TrustedProxies: o.trustedProxies, Quota: o.quota, MaxTournamentMatches: o.maxTourn})
+		LoginRate: o.loginRate, TrustedProxies: o.trustedProxies, Quota: o.quota, MaxTournamentMatches: o.maxTourn,
+		AllowPrivateWebhooks: o.privateHooks, WebhookRetry: o.hookRetry})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(srv.Close)
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	if !o.noLadder {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net/http"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/botarena/arena/arena/game"
@@ -223,19 +222,6 @@ func (s *Server) botView(ctx context.Context, r *http.Request, id int64) (BotVie
 		}
 	}
 	return bv, nil
-}
-
-// filter reads a match list's filters from the query.
-func filter(r *http.Request, g string) store.MatchFilter {
-	q := r.URL.Query()
-	f := store.MatchFilter{Game: g, Kind: q.Get("kind"), Status: q.Get("status")}
-	f.BotID, _ = strconv.ParseInt(q.Get("bot"), 10, 64)
-	f.Before, _ = strconv.ParseInt(q.Get("before"), 10, 64)
-	f.Limit, _ = strconv.Atoi(q.Get("limit"))
-	if f.Limit <= 0 || f.Limit > 200 {
-		f.Limit = 50
-	}
-	return f
 }
 
 // seatNames is "a vs b" for a match list.
