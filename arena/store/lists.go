@@ -28,10 +28,29 @@ const timeKey = "2006-01-02T15:04:05"
 // more adds the seat and time filters to a match query.
 func (f MatchFilter) more(q string, args []any) (string, []any) {
 	if sf := f.Seat; !sf.empty() {
-		q += ` AND id IN (SELECT st.match_id FROM ladder_seats st JOIN versions v ON v.id = st.version_id
-			JOIN web_bots b ON b.id = v.bot_id JOIN users u ON u.id = b.user_id
-			WHERE (? = 0 OR b.id = ?) AND (? = '' OR b.name = ? COLLATE NOCASE) AND (? = '' OR u.name = ?) AND (? = '' OR st.result = ?))`
-		args = append(args, sf.BotID, sf.BotID, sf.Bot, sf.Bot, sf.Author, sf.Author, sf.Result, sf.Result)
+		// The versions first (a few rows), then their seats by the ladder_seats_version index:
+		// only the conditions given, so SQLite can plan each.
+		vq := "SELECT v.id FROM versions v JOIN web_bots b ON b.id = v.bot_id JOIN users u ON u.id = b.user_id WHERE 1=1"
+		var vargs []any
+		if sf.BotID > 0 {
+			vq += " AND b.id = ?"
+			vargs = append(vargs, sf.BotID)
+		}
+		if sf.Bot != "" {
+			vq += " AND b.name = ? COLLATE NOCASE"
+			vargs = append(vargs, sf.Bot)
+		}
+		if sf.Author != "" {
+			vq += " AND u.name = ?"
+			vargs = append(vargs, sf.Author)
+		}
+		q += " AND id IN (SELECT st.match_id FROM ladder_seats st WHERE st.version_id IN (" + vq + ")"
+		args = append(args, vargs...)
+		if sf.Result != "" {
+			q += " AND st.result = ?"
+			args = append(args, sf.Result)
+		}
+		q += ")"
 	}
 	if !f.From.IsZero() {
 		q += " AND started >= ?"
