@@ -54,6 +54,7 @@ type envOptions struct {
 	clock          tournament.Clock // the ladder's clock (arena serve's --clock-mode; zero: wall)
 	privateHooks   bool             // Options.AllowPrivateWebhooks (a receiver on 127.0.0.1)
 	hookRetry      time.Duration    // Options.WebhookRetry
+	hookQueue      int              // Options.WebhookQueue
 }
 
 func newEnv(t testing.TB, o envOptions) *env {
@@ -84,7 +85,7 @@ func newEnv(t testing.TB, o envOptions) *env {
 		Games: o.games, Pause: 50 * time.Millisecond, Params: params, Clock: o.clock}
 	srv, err := New(context.Background(), st, lad, Options{SecureCookies: o.secure, MaxUpload: o.maxUpload, Unpack: o.unpack,
 		LoginRate: o.loginRate, TrustedProxies: o.trustedProxies, Quota: o.quota, MaxTournamentMatches: o.maxTourn,
-		AllowPrivateWebhooks: o.privateHooks, WebhookRetry: o.hookRetry})
+		AllowPrivateWebhooks: o.privateHooks, WebhookRetry: o.hookRetry, WebhookQueue: o.hookQueue})
 	if err != nil {
 		t.Fatal(err)
 	}

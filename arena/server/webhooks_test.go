@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -223,5 +224,52 @@ func TestWebhookAnswerBounded(t *testing.T) {
 	}
 	if e.srv.hooks.sent.Load() != 1 {
 		t.Fatalf("sent %d, failed %d", e.srv.hooks.sent.Load(), e.srv.hooks.failed.Load())
+	}
+}
+
+// TestWebhookQueueBounded: while a receiver holds both delivery workers, deliveries past the
+// queue's bound are dropped and counted, and queuing never waits.
+func TestWebhookQueueBounded(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{noLadder: true, privateHooks: true, hookQueue: 1})
+	release := make(chan struct{})
+	var mu sync.Mutex
+	got := 0
+	rc := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		<-release
+		mu.Lock()
+		got++
+		mu.Unlock()
+	}))
+	defer rc.Close()
+	n := e.srv.hooks
+	queued := make(chan struct{})
+	go func() {
+		for i := range 10 {
+			n.enqueue(&delivery{url: rc.URL, secret: "a secret of some length", event: EventValidationFinished, id: fmt.Sprint(i), body: []byte("{}")})
+		}
+		close(queued)
+	}()
+	// The receiver holds every delivery until the queuing is over: a queue that waited for
+	// room would never get there.
+	select {
+	case <-queued:
+	case <-time.After(slack.Of(t, 10*time.Second)):
+		close(release)
+		t.Fatal("queuing a delivery waited for a slow receiver")
+	}
+	close(release)
+	deadline := time.Now().Add(slack.Of(t, 10*time.Second))
+	for n.sent.Load()+n.dropped.Load() < 10 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	// Two workers and one place in the queue: at most 3 delivered, the rest dropped.
+	if d, s := n.dropped.Load(), n.sent.Load(); d < 7 || s+d != 10 {
+		t.Fatalf("dropped %d, sent %d of 10 with a queue of 1", d, s)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if int64(got) != n.sent.Load() {
+		t.Fatalf("the receiver got %d, the server counts %d sent", got, n.sent.Load())
 	}
 }
