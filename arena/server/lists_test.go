@@ -165,6 +165,10 @@ func TestMatchListFilters(t *testing.T) {
 	// The page has the same filters and links, in real Chromium elsewhere (TestBrowserLists).
 	page := ada.get("/games/dynamite/matches?author=ada&limit=3", http.StatusOK)
 	mustContain(t, page, `id="older"`, `value="ada"`)
+	// The filter form sends every field, the empty ones too: empty is no filter.
+	page = ada.get("/games/dynamite/matches?kind=&status=&bot_name=&author=ada&result=win&from=&to=", http.StatusOK)
+	mustContain(t, page, fmt.Sprintf(`href="/matches/%d"`, adaWins[0]))
+	mustNotContain(t, page, fmt.Sprintf(`href="/matches/%d"`, draws[0]))
 }
 
 func reverse(xs []int64) []int64 {
