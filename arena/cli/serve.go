@@ -56,6 +56,7 @@ func newServe() *cobra.Command {
 		maxStoredMiB          int64
 		keepVersions          int
 		maxTournament         int
+		privateWebhooks       bool
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -101,6 +102,7 @@ func newServe() *cobra.Command {
 	rangeVar(f, &keepVersions, "keep-versions", store.KeptVersions, 1, 100, "passing versions of each bot that keep their files, so an author can go back to one (older ones are collected; the pinned one is kept too)")
 	rangeVar(f, &maxStoredMiB, "max-stored", server.DefaultMaxStored>>20, 1, 1<<20, "MiB of unpacked files one author may keep")
 	rangeVar(f, &maxTournament, "max-tournament-matches", server.DefaultMaxTournamentMatches, 1, 1_000_000, "matches an organiser's tournament may play")
+	f.BoolVar(&privateWebhooks, "webhooks-private", false, "let authors' webhook URLs point at loopback or private addresses (a receiver on this machine or LAN); off, they are refused, so the server is no way into its own network")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if len(organisers) > 0 {
 			// The flag made whoever first registered the name an organiser. Refused rather than
@@ -143,10 +145,12 @@ func newServe() *cobra.Command {
 		ctx := cmd.Context()
 		srv, err := server.New(ctx, st, lad, server.Options{DataDir: data, SecureCookies: secureCookies, MaxUpload: maxUploadMiB << 20,
 			TrustedProxies: trustedProxies, TokenLife: time.Duration(tokenDays) * 24 * time.Hour, Logger: logger, Budget: webBudget,
-			MaxTournamentMatches: maxTournament, Quota: store.Quota{Versions: maxVersions, Bytes: maxStoredMiB << 20}})
+			MaxTournamentMatches: maxTournament, Quota: store.Quota{Versions: maxVersions, Bytes: maxStoredMiB << 20},
+			AllowPrivateWebhooks: privateWebhooks})
 		if err != nil {
 			return err
 		}
+		defer srv.Close()
 		hs := srv.HTTPServer()
 		if tls {
 			// Loaded now, so a wrong path or a key that does not match fails the start, not the

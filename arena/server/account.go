@@ -85,6 +85,9 @@ func loginFailure(err error) error {
 	if errors.Is(err, errTooManyFailures) {
 		return bad(http.StatusTooManyRequests, "%v", err)
 	}
+	if errors.Is(err, errDisabled) {
+		return bad(http.StatusForbidden, "%v", err)
+	}
 	return bad(http.StatusUnauthorized, "%v", err)
 }
 

@@ -45,23 +45,6 @@ func (s *Server) apiLeaderboard(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"game": g, "ranked_by": "mu - 3 sigma (OpenSkill Plackett-Luce)", "leaderboard": rows, "running": running})
 }
 
-func (s *Server) apiMatches(w http.ResponseWriter, r *http.Request) {
-	g := chi.URLParam(r, "game")
-	if !knownGame(g) {
-		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no game %q", g))
-		return
-	}
-	ms, err := s.st.LadderMatches(r.Context(), filter(r, g))
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
-	if ms == nil {
-		ms = []store.LadderMatch{}
-	}
-	writeJSON(w, http.StatusOK, map[string]any{"matches": ms})
-}
-
 func (s *Server) apiMatch(w http.ResponseWriter, r *http.Request) {
 	id, ok := idParam(r, "id")
 	if !ok {

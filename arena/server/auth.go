@@ -179,8 +179,15 @@ func (s *Server) checkPasswordOnce(ctx context.Context, name, password string) (
 	if err != nil || !ok {
 		return store.User{}, wrong
 	}
+	// Told only to whoever knows the password: the answer says nothing more about the name.
+	if disabled, err := s.st.UserDisabled(ctx, u.ID); err != nil || disabled {
+		return store.User{}, errDisabled
+	}
 	return u, nil
 }
+
+// errDisabled is a right password for an account an organiser disabled (admin.go).
+var errDisabled = errors.New("this account was disabled by an organiser: ask them to enable it")
 
 // startSession sets the session cookie.
 func (s *Server) startSession(w http.ResponseWriter, r *http.Request, u store.User) error {

@@ -52,6 +52,9 @@ type envOptions struct {
 	quota          store.Quota
 	maxTourn       int
 	clock          tournament.Clock // the ladder's clock (arena serve's --clock-mode; zero: wall)
+	privateHooks   bool             // Options.AllowPrivateWebhooks (a receiver on 127.0.0.1)
+	hookRetry      time.Duration    // Options.WebhookRetry
+	hookQueue      int              // Options.WebhookQueue
 }
 
 func newEnv(t testing.TB, o envOptions) *env {
@@ -83,10 +86,12 @@ func newEnv(t testing.TB, o envOptions) *env {
 		// TestCollection sees a replaced version collected after one newer upload.
 		KeepVersions: 1}
 	srv, err := New(context.Background(), st, lad, Options{SecureCookies: o.secure, MaxUpload: o.maxUpload, Unpack: o.unpack,
-		LoginRate: o.loginRate, TrustedProxies: o.trustedProxies, Quota: o.quota, MaxTournamentMatches: o.maxTourn})
+		LoginRate: o.loginRate, TrustedProxies: o.trustedProxies, Quota: o.quota, MaxTournamentMatches: o.maxTourn,
+		AllowPrivateWebhooks: o.privateHooks, WebhookRetry: o.hookRetry, WebhookQueue: o.hookQueue})
 	if err != nil {
 		t.Fatal(err)
 	}
+	t.Cleanup(srv.Close)
 	ts := httptest.NewServer(srv)
 	t.Cleanup(ts.Close)
 	if !o.noLadder {

@@ -36,6 +36,8 @@ func (s *Server) parseTemplates() error {
 		"pct":   func(a, b int) int { return a * 100 / max(b, 1) },
 		"add":   func(a, b int) int { return a + b },
 		"lower": strings.ToLower,
+		"list":  func(xs ...string) []string { return xs },
+		"day":   day,
 	}
 	layout, err := assets.ReadFile("assets/layout.html")
 	if err != nil {
@@ -137,25 +139,6 @@ func (s *Server) pageGame(w http.ResponseWriter, r *http.Request) {
 	}
 	s.render(w, r, "game", map[string]any{"Title": g + " leaderboard", "Game": g, "Rows": rows, "Running": running, "Recent": recent,
 		"Tournaments": ts, "Live": true})
-}
-
-func (s *Server) pageMatches(w http.ResponseWriter, r *http.Request) {
-	g := chi.URLParam(r, "game")
-	if !knownGame(g) {
-		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no game %q", g))
-		return
-	}
-	f := filter(r, g)
-	ms, err := s.st.LadderMatches(r.Context(), f)
-	if err != nil {
-		s.internal(w, r, err)
-		return
-	}
-	var older int64
-	if len(ms) == f.Limit {
-		older = ms[len(ms)-1].ID
-	}
-	s.render(w, r, "matches", map[string]any{"Title": g + " matches", "Game": g, "Matches": ms, "Filter": f, "Older": older})
 }
 
 func (s *Server) pageMatch(w http.ResponseWriter, r *http.Request) {
@@ -307,6 +290,9 @@ func (s *Server) postLogin(w http.ResponseWriter, r *http.Request) {
 		if errors.Is(err, errTooManyFailures) {
 			code = http.StatusTooManyRequests
 		}
+		if errors.Is(err, errDisabled) {
+			code = http.StatusForbidden
+		}
 		w.WriteHeader(code)
 		s.render(w, r, "login", map[string]any{"Title": "Log in", "Error": err.Error(), "Name": name, "Next": safeNext(r.PostFormValue("next"))})
 		return
@@ -363,7 +349,8 @@ func (s *Server) pageOrganiser(w http.ResponseWriter, r *http.Request) {
 	}
 	gs, _ := s.games(r.Context())
 	bots, _ := s.st.WebBots(r.Context(), "", 0)
-	s.render(w, r, "organiser", map[string]any{"Title": "Organiser", "Games": gs, "Bots": bots, "Stopped": s.stopped.Load()})
+	note, _ := s.st.Announcement(r.Context())
+	s.render(w, r, "organiser", map[string]any{"Title": "Organiser", "Games": gs, "Bots": bots, "Stopped": s.stopped.Load(), "Announcement": note})
 }
 
 // ratingPlot draws a bot's mu and mu - 3 sigma over its ladder matches as an inline SVG.

@@ -64,6 +64,13 @@ type Options struct {
 	// MaxTournamentMatches bounds an organiser's tournament (default
 	// DefaultMaxTournamentMatches).
 	MaxTournamentMatches int
+	// AllowPrivateWebhooks lets webhook URLs point at loopback and private addresses (serve
+	// --webhooks-private); refused otherwise (webhooks.go).
+	AllowPrivateWebhooks bool
+	// WebhookRetry is the first wait before a failed delivery is tried again (default 1 s,
+	// doubling); WebhookQueue bounds the deliveries waiting (default 256).
+	WebhookRetry time.Duration
+	WebhookQueue int
 }
 
 // Server is arena serve's HTTP side: pages, the JSON API, accounts, uploads, live events.
@@ -86,6 +93,8 @@ type Server struct {
 	// running holds the organiser's tournaments this process plays, by id (tournaments.go).
 	runningMu sync.Mutex
 	running   map[int64]*organised
+	// hooks delivers the authors' webhooks (webhooks.go).
+	hooks *notifier
 }
 
 // New builds a server over an open store and a ladder (not yet running). It seeds the house
@@ -157,12 +166,14 @@ func New(ctx context.Context, st *store.Store, lad *ladder.Ladder, opt Options) 
 	if err := s.noteOrganisers(ctx); err != nil {
 		return nil, err
 	}
+	s.hooks = newNotifier(s)
 	prev := lad.OnEvent
 	lad.OnEvent = func(e ladder.Event) {
 		if prev != nil {
 			prev(e)
 		}
 		s.events.publish(public(e))
+		s.hooks.event(e)
 	}
 	lad.Stopped = s.stopped.Load
 	s.handler = s.routes()
@@ -184,7 +195,7 @@ func (s *Server) routes() http.Handler {
 	if len(s.opt.TrustedProxies) > 0 {
 		r.Use(middleware.ClientIPFromXFF(s.opt.TrustedProxies...))
 	}
-	r.Use(s.requestBudget, s.authenticate, s.forms)
+	r.Use(s.requestBudget, s.authenticate, s.forms, s.auditOrganiser)
 	r.Get("/static/{name}", s.serveStatic)
 	byClient := func(r *http.Request) (string, error) {
 		return httprate.CanonicalizeIP(middleware.GetClientIP(r.Context())), nil
@@ -202,7 +213,7 @@ func (s *Server) routes() http.Handler {
 		r.Use(s.csrf)
 		r.Get("/", s.pageGames)
 		r.Get("/games/{game}", s.pageGame)
-		r.Get("/games/{game}/matches", s.pageMatches)
+		r.Get("/games/{game}/matches", s.pageMatchList)
 		r.Get("/matches/{id}", s.pageMatch)
 		r.Get("/matches/{id}/viewer", s.pageViewer)
 		r.Get("/matches/{id}/replay.json", s.downloadReplay)
@@ -232,6 +243,7 @@ func (s *Server) routes() http.Handler {
 		r.Post("/organiser/tournaments", s.postTournament)
 		r.Post("/organiser/ladder", s.postLadderSwitch)
 		r.Post("/organiser/tournaments/{id}/cancel", s.postCancelTournament)
+		s.adminPages(r)
 	})
 	r.Get("/events", s.serveEvents)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
@@ -242,7 +254,7 @@ func (s *Server) routes() http.Handler {
 		r.Use(s.csrf)
 		r.Get("/games", s.apiGames)
 		r.Get("/games/{game}/leaderboard", s.apiLeaderboard)
-		r.Get("/games/{game}/matches", s.apiMatches)
+		r.Get("/games/{game}/matches", s.apiMatchList)
 		r.Get("/matches/{id}", s.apiMatch)
 		r.Get("/matches/{id}/replay", s.downloadReplay)
 		r.Get("/matches/{id}/logs", s.apiMatchLogs)
@@ -269,6 +281,7 @@ func (s *Server) routes() http.Handler {
 		r.Post("/tournaments/{id}/cancel", s.postCancelTournament)
 		r.Get("/ladder", s.apiLadder)
 		r.Post("/ladder", s.postLadderSwitch)
+		s.adminAPI(r)
 		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, http.StatusNotFound, "no such API call: see docs/api.md")
 		})

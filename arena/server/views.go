@@ -306,19 +306,6 @@ func (s *Server) botView(ctx context.Context, r *http.Request, id int64) (BotVie
 	return bv, nil
 }
 
-// filter reads a match list's filters from the query.
-func filter(r *http.Request, g string) store.MatchFilter {
-	q := r.URL.Query()
-	f := store.MatchFilter{Game: g, Kind: q.Get("kind"), Status: q.Get("status")}
-	f.BotID, _ = strconv.ParseInt(q.Get("bot"), 10, 64)
-	f.Before, _ = strconv.ParseInt(q.Get("before"), 10, 64)
-	f.Limit, _ = strconv.Atoi(q.Get("limit"))
-	if f.Limit <= 0 || f.Limit > 200 {
-		f.Limit = 50
-	}
-	return f
-}
-
 // seatNames is "a vs b" for a match list.
 func seatNames(m store.LadderMatch) string {
 	var n []string

@@ -33,7 +33,8 @@ func TestMigratesAccountsV4(t *testing.T) {
 		"ALTER TABLE sessions DROP COLUMN created",
 		"ALTER TABLE versions DROP COLUMN bytes", "ALTER TABLE versions DROP COLUMN collected", // schema 6 (quota.go)
 		"ALTER TABLE matches DROP COLUMN clock", "ALTER TABLE ladder_matches DROP COLUMN clock", // schema 7 (clock.go)
-		"ALTER TABLE web_bots DROP COLUMN pinned", // schema 8 (versions.go)
+		"ALTER TABLE web_bots DROP COLUMN pinned",                                                                           // schema 8 (versions.go)
+		"DROP INDEX web_bots_user", "DROP TABLE audit_log", "DROP TABLE webhooks", "ALTER TABLE users DROP COLUMN disabled", // schema 9 (admin.go)
 		"INSERT INTO users(name, pw_hash, role, created) VALUES('bob1', 'h', 'organiser', '2026-01-01T00:00:00Z'), ('bobl', 'h', 'author', '2026-01-02T00:00:00Z')",
 		"INSERT INTO api_tokens(user_id, token_hash, label, created) VALUES(1, 'old-token', 'script', '2026-01-01T00:00:00Z')",
 		"PRAGMA user_version = 4",

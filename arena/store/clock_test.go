@@ -62,7 +62,8 @@ func TestMatchClockIsRecorded(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, q := range []string{"ALTER TABLE matches DROP COLUMN clock", "ALTER TABLE ladder_matches DROP COLUMN clock",
-		"ALTER TABLE web_bots DROP COLUMN pinned", "PRAGMA user_version = 6"} {
+		"ALTER TABLE web_bots DROP COLUMN pinned", "DROP INDEX web_bots_user", "DROP TABLE audit_log", "DROP TABLE webhooks",
+		"ALTER TABLE users DROP COLUMN disabled", "PRAGMA user_version = 6"} {
 		if _, err := db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

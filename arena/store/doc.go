@@ -13,7 +13,8 @@
 // and PRAGMA quick_check. A file failing any of them is refused and never written, with an error
 // naming the file and the fix. A store of an older schema version is migrated in one transaction
 // (version 1 to 2 adds bots.content_hash, 2 to 3 the web server's tables, 4 to 5 each upload's size
-// and collection, quota.go); a kill during it leaves the store as it was.
+// and collection, quota.go, 8 to 9 disabled accounts, the audit log and webhooks, admin.go); a
+// kill during it leaves the store as it was.
 // OpenReadOnly reads a store without writing or migrating it, also in a read-only folder or on a
 // read-only mount; Backup copies a live store consistently (VACUUM INTO) and never overwrites.
 // Every error from a query names the file and, from SQLite's result code, what to do.

@@ -41,8 +41,9 @@ const applicationID = 0x41726e61
 // bots.content_hash; version 3 the web server's tables (web.go); version 4 the store's own
 // random id (meta), which names its ladder on a shared queue; version 5 accounts that hold
 // (accounts.go); version 6 each upload's size and collection (quota.go); version 7 each match's
-// move clock (clock.go); version 8 a bot's pinned version (versions.go).
-const SchemaVersion = 8
+// move clock (clock.go); version 8 a bot's pinned version (versions.go); version 9 disabled
+// accounts, the organisers' audit log and authors' webhooks (admin.go).
+const SchemaVersion = 9
 
 // baseVersion is the version the schema constant itself describes; a new store gets it and then
 // every later migration, so new and migrated stores are the same.

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -338,7 +339,7 @@ func (s *Store) SessionUser(ctx context.Context, tokenHash string) (User, string
 	var csrf, expires string
 	var u User
 	var created string
-	err := s.db.QueryRowContext(ctx, "SELECT u.id, u.name, u.pw_hash, u.role, u.created, s.csrf, s.expires FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ?", tokenHash).
+	err := s.db.QueryRowContext(ctx, "SELECT u.id, u.name, u.pw_hash, u.role, u.created, s.csrf, s.expires FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND u.disabled = 0", tokenHash).
 		Scan(&u.ID, &u.Name, &u.PwHash, &u.Role, &created, &csrf, &expires)
 	if errors.Is(err, sql.ErrNoRows) {
 		return User{}, "", ErrNotFound
@@ -378,7 +379,7 @@ func (s *Store) TokenUser(ctx context.Context, tokenHash string) (User, error) {
 	var expires, used string
 	var u User
 	var created string
-	err := s.db.QueryRowContext(ctx, "SELECT u.id, u.name, u.pw_hash, u.role, u.created, t.expires, t.last_used FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ?", tokenHash).
+	err := s.db.QueryRowContext(ctx, "SELECT u.id, u.name, u.pw_hash, u.role, u.created, t.expires, t.last_used FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ? AND u.disabled = 0", tokenHash).
 		Scan(&u.ID, &u.Name, &u.PwHash, &u.Role, &created, &expires, &used)
 	if errors.Is(err, sql.ErrNoRows) {
 		return User{}, ErrNotFound
@@ -667,6 +668,13 @@ type MatchFilter struct {
 	Limit  int
 	// Before pages back: only matches with a smaller id.
 	Before int64
+	// After pages forward: only matches with a larger id (the page nearest it, still newest
+	// first).
+	After int64
+	// Seat selects matches with one seat matching all its set fields (lists.go).
+	Seat SeatFilter
+	// From and To bound when a match started: From <= started < To (zero: no bound).
+	From, To time.Time
 }
 
 // LadderMatches lists matches newest first, with their seats.
@@ -693,10 +701,15 @@ func (s *Store) LadderMatches(ctx context.Context, f MatchFilter) ([]LadderMatch
 		q += " AND id < ?"
 		args = append(args, f.Before)
 	}
+	q, args = f.more(q, args)
 	if f.Limit <= 0 || f.Limit > 500 {
 		f.Limit = 50
 	}
-	q += fmt.Sprintf(" ORDER BY id DESC LIMIT %d", f.Limit)
+	order := "DESC"
+	if f.After > 0 {
+		order = "ASC" // the page just above the cursor; turned newest first below
+	}
+	q += fmt.Sprintf(" ORDER BY id %s LIMIT %d", order, f.Limit)
 	rows, err := s.db.QueryContext(ctx, q, args...)
 	if err != nil {
 		return nil, s.wrap(err, "reading matches")
@@ -716,6 +729,9 @@ func (s *Store) LadderMatches(ctx context.Context, f MatchFilter) ([]LadderMatch
 	rows.Close()
 	if err := rows.Err(); err != nil {
 		return nil, s.wrap(err, "reading matches")
+	}
+	if f.After > 0 {
+		slices.Reverse(out)
 	}
 	if len(out) == 0 {
 		return out, nil

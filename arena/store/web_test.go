@@ -23,7 +23,7 @@ func TestMigratesSchemaV2(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, tb := range []string{"meta", "ratings", "ladder_faults", "ladder_seats", "ladder_matches", "versions", "web_bots", "api_tokens", "sessions", "users"} {
+	for _, tb := range []string{"audit_log", "webhooks", "meta", "ratings", "ladder_faults", "ladder_seats", "ladder_matches", "versions", "web_bots", "api_tokens", "sessions", "users"} {
 		if _, err := db.Exec("DROP TABLE " + tb); err != nil {
 			t.Fatal(err)
 		}
