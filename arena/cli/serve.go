@@ -55,6 +55,7 @@ func newServe() *cobra.Command {
 		maxVersions           int
 		maxStoredMiB          int64
 		maxTournament         int
+		announcement          string
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -98,6 +99,7 @@ func newServe() *cobra.Command {
 	rangeVar(f, &deadline, "deadline", time.Second, time.Millisecond, time.Hour, "time per move in ladder and smoke matches")
 	rangeVar(f, &maxVersions, "max-versions", server.DefaultMaxVersions, 1, 100000, "versions one author may keep files of (failed and replaced versions are collected)")
 	rangeVar(f, &maxStoredMiB, "max-stored", server.DefaultMaxStored>>20, 1, 1<<20, "MiB of unpacked files one author may keep")
+	f.StringVar(&announcement, "announcement", "", "the organisers' announcement on the front page (plain text, kept in the store; \"\" removes it; without the flag the stored one stays)")
 	rangeVar(f, &maxTournament, "max-tournament-matches", server.DefaultMaxTournamentMatches, 1, 1_000_000, "matches an organiser's tournament may play")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if len(organisers) > 0 {
@@ -129,6 +131,11 @@ func newServe() *cobra.Command {
 			return err
 		}
 		defer st.Close()
+		if f.Changed("announcement") {
+			if err := server.SetAnnouncement(cmd.Context(), st, announcement); err != nil {
+				return fmt.Errorf("%w: --announcement: %v", ErrUsage, err)
+			}
+		}
 		hopt := host.Options{}
 		applyLimits(&hopt)
 		q, closeQueue, err := openQueue(cmd.Context(), storePath, cmd.OutOrStdout())
