@@ -39,7 +39,7 @@ func TestRulesPages(t *testing.T) {
 				t.Errorf("%s: parameter %s is not shown as played on the ladder (%s)", g, p.Name, want)
 			}
 		}
-		links := regexp.MustCompile(`href="(/games/` + g + `/kits/[a-z]+\.zip|/kits/arena-kit-[a-z]+\.zip)"`).FindAllStringSubmatch(page, -1)
+		links := regexp.MustCompile(`href="(/games/`+g+`/kits/[a-z]+\.zip|/kits/arena-kit-[a-z]+\.zip)"`).FindAllStringSubmatch(page, -1)
 		if len(links) < 2*len(starter.Languages())-1 {
 			t.Errorf("%s: %d kit links for %d languages", g, len(links), len(starter.Languages()))
 		}
