@@ -132,7 +132,7 @@
         var pts = [];
         for (var j = 0; j < frames.length; j += every) pts.push((j / n * W).toFixed(1) + ',' + (H - this.sc[s][j] / top * (H - 6) - 3).toFixed(1));
         var pl = document.createElementNS(NS, 'polyline');
-        pl.setAttribute('points', pts.join(' ')); pl.setAttribute('fill', 'none'); pl.setAttribute('stroke', s ? '#dc2626' : '#2563eb'); pl.setAttribute('stroke-width', '2');
+        pl.setAttribute('points', pts.join(' ')); pl.setAttribute('fill', 'none'); pl.setAttribute('style', 'stroke:' + color(s)); pl.setAttribute('stroke-width', '2');
         if (s) pl.setAttribute('stroke-dasharray', '7 4'); // told apart by the dash as well as the colour
         svg.appendChild(pl);
       }
