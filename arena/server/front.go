@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"html/template"
+	"io"
 	"io/fs"
 	"net/http"
 	"path"
@@ -211,12 +212,12 @@ func (s *Server) downloadKit(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, http.StatusNotFound, fmt.Sprintf("no starter kit %q for %q: the game's page lists its kits", chi.URLParam(r, "file"), g))
 		return
 	}
-	var buf bytes.Buffer
-	if err := l.Zip(&buf, g); err != nil {
+	b, err := cachedZip("kit/"+l.Name+"/"+g, func(w io.Writer) error { return l.Zip(w, g) })
+	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
-	sendZip(w, l.FileName(g), buf.Bytes())
+	sendZip(w, l.FileName(g), b)
 }
 
 func (s *Server) downloadSDK(w http.ResponseWriter, r *http.Request) {
@@ -227,12 +228,30 @@ func (s *Server) downloadSDK(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	l := starter.Languages()[i]
-	var buf bytes.Buffer
-	if err := l.SDKZip(&buf); err != nil {
+	b, err := cachedZip("sdk/"+l.Name, l.SDKZip)
+	if err != nil {
 		s.internal(w, r, err)
 		return
 	}
-	sendZip(w, l.SDKFileName(), buf.Bytes())
+	sendZip(w, l.SDKFileName(), b)
+}
+
+// zips keeps each download once made: its bytes depend only on the binary (at most a few
+// hundred KiB for every kit together), so no request compresses anything twice.
+var zips sync.Map
+
+// cachedZip is the zip named key (a kit's canonical name, never a request's own spelling of
+// it: the cache holds one entry per kit), made by build the first time.
+func cachedZip(key string, build func(io.Writer) error) ([]byte, error) {
+	if b, ok := zips.Load(key); ok {
+		return b.([]byte), nil
+	}
+	var buf bytes.Buffer
+	if err := build(&buf); err != nil {
+		return nil, err
+	}
+	b, _ := zips.LoadOrStore(key, buf.Bytes())
+	return b.([]byte), nil
 }
 
 func sendZip(w http.ResponseWriter, name string, b []byte) {
