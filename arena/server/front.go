@@ -100,6 +100,8 @@ type ParamRow struct {
 // KitLink is one language's downloads for a game.
 type KitLink struct {
 	Language, Href, File string
+	// Offline: its build fetches packages, and this server's builds have no network.
+	Offline bool
 	// SDKHref is the language's kit library ("" when its example carries it).
 	SDKHref, SDKFile string
 }
@@ -134,7 +136,8 @@ func (s *Server) gameFront(g string) GameFront {
 		if !l.Has(g) {
 			continue
 		}
-		k := KitLink{Language: l.Label, Href: "/games/" + g + "/kits/" + l.Name + ".zip", File: l.FileName(g)}
+		k := KitLink{Language: l.Label, Href: "/games/" + g + "/kits/" + l.Name + ".zip", File: l.FileName(g),
+			Offline: l.FetchesPackages(g) && (s.lad.Resolver == nil || !s.lad.Resolver.Build.Network)}
 		if l.HasSDK() {
 			k.SDKHref, k.SDKFile = "/kits/"+l.SDKFileName(), l.SDKFileName()
 		}

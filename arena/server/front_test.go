@@ -70,7 +70,12 @@ func TestRulesPages(t *testing.T) {
 	}
 	// The ladder's own parameters, not the game's defaults: the harness plays dynamite to 100.
 	page := c.get("/games/dynamite", http.StatusOK)
-	mustContain(t, page, `<td><code>target</code></td><td>100 <span class="tag">ladder</span></td><td>1000</td>`)
+	mustContain(t, page, `<td><code>target</code></td><td>100 <span class="tag">ladder</span></td><td>1000</td>`,
+		// The harness's builds have no network: the TypeScript starter says what it needs.
+		`dynamite-typescript.zip</a><br><span class="note">its build fetches npm packages`)
+	if strings.Count(page, "its build fetches npm packages") != 1 {
+		t.Error("a starter other than TypeScript's is said to fetch packages")
+	}
 	for _, bad := range []string{"/games/dynamite/kits/cobol.zip", "/games/dynamite/kits/python", "/games/nogame/kits/python.zip",
 		"/games/dynamite/kits/..%2fpython.zip", "/kits/arena-kit-cobol.zip", "/kits/arena-kit-typescript.zip"} {
 		c.get(bad, http.StatusNotFound)

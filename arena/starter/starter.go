@@ -117,6 +117,14 @@ func (l Language) Zip(w io.Writer, g string) error {
 	return zipTree(w, arena.Starters, l.root(g), strings.TrimSuffix(l.FileName(g), ".zip"))
 }
 
+// FetchesPackages reports whether building the language's starter fetches packages from a
+// registry (its folder pins them in package-lock.json): such a kit validates only on a server
+// whose builds may use the network (arena serve --build-network).
+func (l Language) FetchesPackages(g string) bool {
+	_, err := fs.Stat(arena.Starters, l.root(g)+"/package-lock.json")
+	return l.Has(g) && err == nil
+}
+
 // HasSDK reports whether the language has a kit library of its own to download (the
 // TypeScript kit is its example).
 func (l Language) HasSDK() bool {

@@ -83,6 +83,9 @@ func TestEveryLanguagePlaysEveryGame(t *testing.T) {
 				t.Errorf("%s has no %s", l.FileName(g), entry[l.Name])
 			}
 		}
+		if l.FetchesPackages("dynamite") != (l.Name == "typescript") {
+			t.Errorf("%s: FetchesPackages %v", l.Name, l.FetchesPackages("dynamite"))
+		}
 		if l.Has("nosuchgame") || l.Has("../go") || l.Has("") {
 			t.Errorf("%s claims a kit for a game that does not exist", l.Name)
 		}
