@@ -169,3 +169,51 @@ func TestStarterKitsUploadBack(t *testing.T) {
 	}
 	ada.waitMatches("dynamite", "kit", 1)
 }
+
+// TestHostileKitRequests: a kit route names only a kit the binary carries, whatever the
+// spelling (climbing, encoded, another extension); each answer carries the site's headers;
+// and no number of spellings grows the kits' cache past one entry per kit.
+func TestHostileKitRequests(t *testing.T) {
+	t.Parallel()
+	e := newEnv(t, envOptions{noLadder: true})
+	for _, c := range []struct {
+		path string
+		want int
+	}{
+		{"/games/dynamite/kits/python.zip", 200},
+		{"/kits/arena-kit-go.zip", 200},
+		{"/games/dynamite/kits/..%2f..%2fgo.mod", 404},
+		{"/games/dynamite/kits/%2e%2e.zip", 404},
+		{"/games/dynamite/kits/python.zip.zip", 404},
+		{"/games/dynamite/kits/PYTHON.zip", 404},
+		{"/games/dynamit%65/kits/python.zip", 404},
+		{"/games/..%2fexamples/kits/python.zip", 404},
+		{"/kits/..%2f..%2fgo.mod", 404},
+		{"/kits/arena-kit-go.zip%00", 404},
+		{"/kits/arena-kit-.zip", 404},
+	} {
+		for range 3 {
+			resp, err := http.Get(e.ts.URL + c.path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != c.want || resp.Header.Get("X-Content-Type-Options") != "nosniff" ||
+				!strings.Contains(resp.Header.Get("Content-Security-Policy"), "default-src 'self'") {
+				t.Fatalf("GET %s: %s (want %d), headers %v", c.path, resp.Status, c.want, resp.Header)
+			}
+		}
+	}
+	most := len(game.Names())*len(starter.Languages()) + len(starter.Languages())
+	n := 0
+	zips.Range(func(k, _ any) bool {
+		n++
+		if s := k.(string); !strings.HasPrefix(s, "kit/") && !strings.HasPrefix(s, "sdk/") {
+			t.Errorf("the kits' cache holds %q", s)
+		}
+		return true
+	})
+	if n == 0 || n > most {
+		t.Errorf("the kits' cache holds %d entries, want 1 to %d", n, most)
+	}
+}
