@@ -1,4 +1,4 @@
-//go:build !arenadegraded
+//go:build linux && !arenadegraded
 
 package sandbox
 
@@ -9,6 +9,9 @@ import (
 
 func TestMain(m *testing.M) {
 	Init()
+	if os.Getenv(freshEnv) != "" {
+		os.Exit(freshRun())
+	}
 	if os.Getenv(arenaEnv) != "" {
 		os.Exit(miniArena())
 	}

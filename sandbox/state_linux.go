@@ -78,7 +78,10 @@ func ensureState() (string, error) {
 			return "", fmt.Errorf("sandbox state directory: %w", err)
 		}
 	}
-	// The new root is mounted here inside each sandbox; bots must be able to walk through it.
+	// The new root is mounted here inside each sandbox; bots must be able to walk through it,
+	// and through the state dir above it (a 0700 state dir, as an older files store made it on
+	// a fresh machine, fails every mount namespace with "permission denied").
+	_ = os.Chmod(dir, 0o755)
 	_ = os.Chmod(filepath.Join(dir, "root"), 0o755)
 	return dir, nil
 }
@@ -329,6 +332,11 @@ func FilesDir() (string, error) {
 // inside keeps its read bits, since each bot's uid reaches its own files only through the bind
 // mounts of its sandbox, which do not pass through the store's root.
 func ensureFiles() (string, error) {
+	// The state dir first, walkable by bots (ensureState's mode): MkdirAll would make every
+	// missing parent 0700.
+	if err := os.MkdirAll(stateDir(), 0o755); err != nil {
+		return "", fmt.Errorf("sandbox state directory: %w", err)
+	}
 	dir := filepath.Join(stateDir(), "files")
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return "", fmt.Errorf("files store %s: %w", dir, err)

@@ -54,6 +54,7 @@ func newServe() *cobra.Command {
 		clientConns, maxConns int
 		maxVersions           int
 		maxStoredMiB          int64
+		keepVersions          int
 		maxTournament         int
 		announcement          string
 	)
@@ -98,6 +99,7 @@ func newServe() *cobra.Command {
 	rangeVar(f, &maxConns, "max-conns", 4096, 16, 1_000_000, "open connections in all (more wait to be accepted)")
 	rangeVar(f, &deadline, "deadline", time.Second, time.Millisecond, time.Hour, "time per move in ladder and smoke matches")
 	rangeVar(f, &maxVersions, "max-versions", server.DefaultMaxVersions, 1, 100000, "versions one author may keep files of (failed and replaced versions are collected)")
+	rangeVar(f, &keepVersions, "keep-versions", store.KeptVersions, 1, 100, "passing versions of each bot that keep their files, so an author can go back to one (older ones are collected; the pinned one is kept too)")
 	rangeVar(f, &maxStoredMiB, "max-stored", server.DefaultMaxStored>>20, 1, 1<<20, "MiB of unpacked files one author may keep")
 	f.StringVar(&announcement, "announcement", "", "the organisers' announcement on the front page (plain text, kept in the store; \"\" removes it; without the flag the stored one stays)")
 	rangeVar(f, &maxTournament, "max-tournament-matches", server.DefaultMaxTournamentMatches, 1, 1_000_000, "matches an organiser's tournament may play")
@@ -143,7 +145,7 @@ func newServe() *cobra.Command {
 			return err
 		}
 		defer closeQueue()
-		lad := &ladder.Ladder{Store: st, Queue: q, Resolver: resolver(hopt.Strict), Jobs: jobs, LocalJobs: localJobs, Host: hopt, Deadline: deadline, Clock: clk}
+		lad := &ladder.Ladder{Store: st, Queue: q, Resolver: resolver(hopt.Strict), Jobs: jobs, LocalJobs: localJobs, Host: hopt, Deadline: deadline, Clock: clk, KeepVersions: keepVersions}
 		logger := log.New(cmd.ErrOrStderr(), "arena serve: ", log.LstdFlags)
 		ctx := cmd.Context()
 		srv, err := server.New(ctx, st, lad, server.Options{DataDir: data, SecureCookies: secureCookies, MaxUpload: maxUploadMiB << 20,

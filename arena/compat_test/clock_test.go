@@ -2,12 +2,14 @@ package compat_test
 
 import (
 	"os"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/match"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // charges keeps what each seat's answers were charged (game.Answer.Elapsed: in the auction,
@@ -103,7 +105,11 @@ func TestAuctionSlowClientUnderEachClock(t *testing.T) {
 	})
 	t.Run("cpu past the wall-time cap", func(t *testing.T) {
 		t.Parallel()
-		p, _ := sleepy(t, match.ClockCPU, nil, "4.5", "0")
+		// The cap counts the bot's own time: before the move's wall time passes its budget the
+		// run queue is not read and that part counts as the machine's (up to 1 s here), and on a
+		// busy machine its threads' run-queue delay counts too. Sleep past all of that.
+		sleep := 3*time.Second + time.Second + slack.Of(t, 1500*time.Millisecond)
+		p, _ := sleepy(t, match.ClockCPU, nil, strconv.FormatFloat(sleep.Seconds(), 'f', 3, 64), "0")
 		faultWith(t, p, 0, game.FaultTimeout, "no answer within the wall-time cap of 3s")
 		if d := p.res.Outcome.Faults[0].Detail; strings.Contains(d, "crash") {
 			t.Fatalf("fault %q", d)

@@ -253,8 +253,23 @@ type Spec struct {
 	// Ladder are the parameters of the game's ladder and smoke matches (arena serve), which
 	// must be short enough that a ladder turns over; nil plays the game's defaults.
 	Ladder map[string]string
+	// LadderTable is how many players sit at one ladder match: 0 (or 2) plays pairs; more is
+	// the game's own format as a table (the auction's m players, a realtv contest of scripts,
+	// each of which the engine seats as its instances). The ladder seats fewer only when the
+	// game has fewer authors. LadderSeats reads it.
+	LadderTable int
 	// Ranking says how a tournament orders the bots.
 	Ranking Ranking
+}
+
+// LadderSeats is how many players the ladder seats at one match of the game: LadderTable, or
+// two (a pair) when it is unset, never more than MaxPlayers allows.
+func (s Spec) LadderSeats() int {
+	n := max(s.LadderTable, 2)
+	if s.MaxPlayers > 0 {
+		n = min(n, s.MaxPlayers)
+	}
+	return n
 }
 
 // TestPlan is how the contract suite (arena/game/gametest) plays a game.

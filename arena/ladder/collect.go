@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"time"
+
+	"github.com/botarena/arena/arena/store"
 )
 
 // CollectEvery is how often the scheduler looks for files to collect besides after every
@@ -62,7 +64,11 @@ func (l *Ladder) collect(ctx context.Context) {
 	if l.DataDir == "" {
 		return
 	}
-	vs, err := l.Store.Collectable(ctx)
+	keep := l.KeepVersions
+	if keep == 0 {
+		keep = store.KeptVersions
+	}
+	vs, err := l.Store.Collectable(ctx, keep)
 	if err != nil {
 		return
 	}

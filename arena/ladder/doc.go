@@ -12,7 +12,11 @@
 // else the most uncertain), against one of the other authors whose best version gives the
 // closest match (TrueSkill's match quality on the OpenSkill mu and sigma); an author plays one
 // ladder match at a time, and validations and matches take turns, so no number of bots or
-// uploads buys more than an author's share. Files of versions nobody plays any more (failed,
+// uploads buys more than an author's share. A game whose own format is a table (its
+// Spec.LadderTable: the auction's m players, a realtv contest of scripts whose engine seats
+// each as its 11 instances) plays ladder matches of that many authors, the least served
+// first, and a table waits until it can be full; its ratings come from the ranks of the
+// whole table. Files of versions nobody plays any more (failed,
 // or replaced by a newer passing version) are collected (collect.go). Ratings are OpenSkill's Plackett-Luce
 // (arena/rating), updated in the same transaction that records the match; rank by mu - 3 sigma.
 package ladder

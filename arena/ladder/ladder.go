@@ -87,6 +87,9 @@ type Ladder struct {
 	// DataDir is the server's folder of uploads: version N's files are DataDir/versions/N.
 	// Versions nobody plays any more have them collected (see collect); empty: never.
 	DataDir string
+	// KeepVersions is how many passing versions of each bot keep their files (0:
+	// store.KeptVersions), so its author can go back to one; older ones are collected.
+	KeepVersions int
 
 	mu      sync.Mutex
 	queue   []int64 // versions waiting for validation
@@ -394,23 +397,34 @@ func (l *Ladder) nextMatch(ctx context.Context, turn *int) *job {
 		// versions leave while they play.
 		l.mu.Lock()
 		free := vs[:0]
+		authors, freeAuthors := map[int64]bool{}, map[int64]bool{}
 		for _, v := range vs {
+			authors[v.Bot.UserID] = true
 			if !l.busy[v.ID] && l.playing[author{g, v.Bot.UserID}] == 0 {
 				free = append(free, v)
+				freeAuthors[v.Bot.UserID] = true
 			}
 		}
-		pair := Pick(free, l.shares(g, free), rand.Float64)
-		if pair == nil {
+		// A table waits until it can be full (every author of the game when there are
+		// fewer than its seats): a short table while its other authors play would rate a
+		// different game than the one the others play.
+		seats := l.seats(g)
+		if len(freeAuthors) < min(seats, len(authors)) {
 			l.mu.Unlock()
 			continue
 		}
-		for _, v := range pair {
+		table := Pick(free, l.shares(g, free), seats, rand.Float64)
+		if table == nil {
+			l.mu.Unlock()
+			continue
+		}
+		for _, v := range table {
 			l.played[g][v.Bot.UserID]++
 		}
 		l.mu.Unlock()
 		*turn = (*turn + i + 1) % len(l.Games)
-		l.markBusy(pair, true)
-		return &job{game: g, versions: pair, seed: rand.Uint64()}
+		l.markBusy(table, true)
+		return &job{game: g, versions: table, seed: rand.Uint64()}
 	}
 	return nil
 }
@@ -948,6 +962,16 @@ func finish(vs []store.Version, p *played) store.LadderFinish {
 	}
 	fin.Seats = seats
 	return fin
+}
+
+// seats is how many players a ladder match of game g seats: its Spec's format, the one place
+// that says how a game plays on the ladder (a pair, or a table of the game's own).
+func (l *Ladder) seats(g string) int {
+	spec, err := game.Lookup(g)
+	if err != nil {
+		return 2
+	}
+	return spec.LadderSeats()
 }
 
 // GameParams are the parameters ladder and smoke matches of a game are played with.

@@ -8,14 +8,16 @@ import (
 	"github.com/botarena/arena/arena/store"
 )
 
-// Pick chooses a ladder pair among free versions (nil when no two authors have one), authors
-// first: the first seat goes to the author who has played fewest ladder matches (played, by
-// user id; ties drawn with rnd), and within that author to the version with the fewest
-// matches while any has fewer than NewMatches, else the one with the largest sigma. Its
-// opponent is drawn among the three other authors whose best version gives the best match
-// quality. So an author's many bots or fresh versions share one author's turn: however many
-// they upload, they get no more than the others' share. rnd is in [0, 1).
-func Pick(vs []store.Version, played map[int64]int, rnd func() float64) []store.Version {
+// Pick chooses a ladder match of up to seats versions among free versions, one per author
+// (nil when no two authors have one), authors first: the first seat goes to the author who
+// has played fewest ladder matches (played, by user id; ties drawn with rnd), and within that
+// author to the version with the fewest matches while any has fewer than NewMatches, else the
+// one with the largest sigma. Each other author offers its version that gives the best match
+// quality with the first. A pair's opponent is drawn among the three best offers; a table
+// (seats > 2, the game's own format) is filled by the least served authors, the closest
+// offer first among equals. So an author's many bots or fresh versions share one author's
+// turn: however many they upload, they get no more than the others' share. rnd is in [0, 1).
+func Pick(vs []store.Version, played map[int64]int, seats int, rnd func() float64) []store.Version {
 	byAuthor := map[int64][]store.Version{}
 	var authors []int64
 	for _, v := range vs {
@@ -57,9 +59,22 @@ func Pick(vs []store.Version, played map[int64]int, rnd func() float64) []store.
 		cs = append(cs, best)
 	}
 	sort.SliceStable(cs, func(i, j int) bool { return cs[i].q > cs[j].q })
-	k := min(3, len(cs))
-	b := cs[int(rnd()*float64(k))%k].v
-	return []store.Version{a, b}
+	if seats <= 2 {
+		k := min(3, len(cs))
+		return []store.Version{a, cs[int(rnd()*float64(k))%k].v}
+	}
+	sort.SliceStable(cs, func(i, j int) bool { return played[cs[i].v.Bot.UserID] < played[cs[j].v.Bot.UserID] })
+	table := []store.Version{a}
+	for _, c := range cs[:min(seats-1, len(cs))] {
+		table = append(table, c.v)
+	}
+	// Seat order is drawn too: no author always holds seat 0 (the auction's ties go to the
+	// first answer, not the first seat, but a game may care).
+	for i := len(table) - 1; i > 0; i-- {
+		j := int(rnd()*float64(i+1)) % (i + 1)
+		table[i], table[j] = table[j], table[i]
+	}
+	return table
 }
 
 // mostWanted is the version of one author that most needs a match: the one with the fewest

@@ -369,6 +369,7 @@ func TestForgedLadderResults(t *testing.T) {
 		t.Fatalf("match %d: %s %q", mid, m.Status, m.Error)
 	}
 	if got, _ := st.VersionByID(ctx, v.ID); got.Matches < 1 || got.Faults != 0 {
-		t.Fatalf("the version after the honest match: %+v", got)
+		faults, _ := st.MatchFaults(ctx, mid)
+		t.Fatalf("the version after the honest match: %+v\nthe match's faults: %+v", got, faults)
 	}
 }

@@ -45,6 +45,16 @@ func (p Process) Tail(n int) []string {
 	return lines
 }
 
+// StepLog is the last n stderr lines as text, with a heading where the step they were
+// written in changes (host.FormatSteps), naming the bot's own files as Tail does.
+func (p Process) StepLog(n int) string {
+	lines := p.Bot.Log.StepTailSince(p.Since, n)
+	for i := range lines {
+		lines[i].Text = p.Bot.OwnFiles(lines[i].Text)
+	}
+	return host.FormatSteps(lines)
+}
+
 // Open starts a seat.
 func (p Process) Open(ctx context.Context, req *arenav1.StartRequest, timeout time.Duration) (match.Conn, error) {
 	s, err := p.Bot.Open(ctx, req, timeout)
@@ -76,12 +86,14 @@ type processSeat struct {
 var _ match.CPUConn = processSeat{}
 
 func (c processSeat) Act(req *arenav1.ActRequest, timeout time.Duration) (*arenav1.ActResponse, error) {
+	c.bot.Log.Mark(req.GetStep())
 	resp, err := c.s.Act(req, timeout)
 	return c.ownFiles(resp), err
 }
 
 // ActCPU charges the move its bot's CPU time (the runner's CPU clock).
 func (c processSeat) ActCPU(req *arenav1.ActRequest, cpu, wall time.Duration) (*arenav1.ActResponse, match.Usage, error) {
+	c.bot.Log.Mark(req.GetStep())
 	resp, u, err := c.s.ActCPU(req, cpu, wall)
 	return c.ownFiles(resp), match.Usage{CPU: u.CPU, Wall: u.Wall, RunQueue: u.RunQueue, Own: u.Own, OverCPU: u.OverCPU, Cause: causes[u.Cause]}, err
 }

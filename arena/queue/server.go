@@ -1,6 +1,7 @@
 package queue
 
 import (
+	"errors"
 	"fmt"
 	"net"
 	"net/url"
@@ -225,7 +226,17 @@ func (e *Embedded) ConnectWorker(secret []byte) (*nats.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return nats.Connect("", append(opts, nats.InProcessServer(e.ns), nats.Name("arena worker "+s.Worker))...)
+	opts = append(opts, nats.InProcessServer(e.ns), nats.Name("arena worker "+s.Worker))
+	// A reload of the users (another worker added or quarantined) closes connections still in
+	// their handshake ("io: read/write on closed pipe"); a network worker reconnects, this
+	// first connection tries again. A refused credential is final.
+	for try := 1; ; try++ {
+		nc, err := nats.Connect("", opts...)
+		if err == nil || try == 10 || errors.Is(err, nats.ErrAuthorization) || errors.Is(err, nats.ErrAuthExpired) || errors.Is(err, nats.ErrAuthRevoked) {
+			return nc, err
+		}
+		time.Sleep(time.Duration(try) * 50 * time.Millisecond)
+	}
 }
 
 // Shutdown stops the server and waits for it.

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -60,7 +61,17 @@ func TestBrowser(t *testing.T) {
 	e := newEnv(t, envOptions{})
 	shots := screenshots(t)
 	botFile := filepath.Join(t.TempDir(), "strategy.py")
-	if err := os.WriteFile(botFile, exampleBot(t), 0o644); err != nil {
+	// The example bot, saying on stderr what it does in each move (the match page shows it by step).
+	logged := append(exampleBot(t), `
+
+import sys as _sys
+_move = Frequency.move
+def _logged(self, state):
+    print("deciding move", len(state.rounds) + 1, file=_sys.stderr)
+    return _move(self, state)
+Frequency.move = _logged
+`...)
+	if err := os.WriteFile(botFile, logged, 0o644); err != nil {
 		t.Fatal(err)
 	}
 	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(exe), chromedp.NoSandbox,
@@ -158,6 +169,17 @@ func TestBrowser(t *testing.T) {
 	}
 	if log := text("pre.log"); log == "" {
 		t.Fatal("no log of the author's own bot on the match page")
+	}
+	// The log is cut by step, each heading a link that shows the viewer at that step.
+	type link struct{ Href, Target, Text, Next string }
+	stepLink, err := chromedp.Run(ctx, chromedp.Evaluate[link](`(() => { const a = [...document.querySelectorAll('pre.log a.step')].pop();
+		return a ? {Href: a.href, Target: a.target, Text: a.textContent, Next: a.nextSibling.textContent} : {}; })()`))
+	if err != nil {
+		failed("the log's step links", err)
+	}
+	m := regexp.MustCompile(`/viewer#step=(\d+)$`).FindStringSubmatch(stepLink.Href)
+	if m == nil || stepLink.Target != "viewer" || stepLink.Text != "--- step "+m[1]+" ---" || !strings.Contains(stepLink.Next, "deciding move "+m[1]) {
+		t.Fatalf("the log's last step link: %+v (want a heading linking the viewer at the step whose lines follow)", stepLink)
 	}
 	shot("match.png")
 	if n, err := chromedp.Run(ctx, chromedp.Evaluate[int](`document.querySelectorAll('iframe#viewer[sandbox="allow-scripts"]').length`)); err != nil || n != 1 {

@@ -79,7 +79,9 @@ func newEnv(t testing.TB, o envOptions) *env {
 	// Every match goes through a real embedded JetStream queue, played by the ladder's own workers.
 	q := queuetest.Start(t, queue.Config{})
 	lad := &ladder.Ladder{Store: st, Queue: q, Resolver: &botspec.Resolver{Python: testenv.Python()}, Jobs: o.jobs, LocalJobs: o.jobs,
-		Games: o.games, Pause: 50 * time.Millisecond, Params: params, Clock: o.clock}
+		Games: o.games, Pause: 50 * time.Millisecond, Params: params, Clock: o.clock,
+		// TestCollection sees a replaced version collected after one newer upload.
+		KeepVersions: 1}
 	srv, err := New(context.Background(), st, lad, Options{SecureCookies: o.secure, MaxUpload: o.maxUpload, Unpack: o.unpack,
 		LoginRate: o.loginRate, TrustedProxies: o.trustedProxies, Quota: o.quota, MaxTournamentMatches: o.maxTourn})
 	if err != nil {

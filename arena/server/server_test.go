@@ -289,7 +289,8 @@ func TestSecurityRules(t *testing.T) {
 		}
 		mid := bv.Matches[0].ID
 		logs := ada.apiJSON("GET", fmt.Sprintf("/api/v1/matches/%d/logs", mid), nil, http.StatusOK, nil)
-		mustContain(t, logs, "about to fail on purpose")
+		// By step: the line it printed in its first move, under that step's heading.
+		mustContain(t, logs, "about to fail on purpose", `--- step 1 ---\nabout to fail on purpose`, `"step": 1,`)
 		mustContain(t, bob.apiJSON("GET", fmt.Sprintf("/api/v1/matches/%d/logs", mid), nil, http.StatusForbidden, nil), "only their own")
 		for _, s := range []string{
 			bob.apiJSON("GET", fmt.Sprintf("/api/v1/matches/%d", mid), nil, http.StatusOK, nil),

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/botarena/arena/arena/game"
+	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/bots/house"
 )
@@ -90,8 +91,11 @@ func (s *Server) leaderboard(ctx context.Context, g string) ([]BoardRow, error) 
 // MatchView is a ladder match as shown: each seat's log only to its own author.
 type MatchView struct {
 	store.LadderMatch
-	Faults []FaultView `json:"faults"`
-	Mine   []SeatLog   `json:"my_logs,omitempty"`
+	// Seating says how a match of more than two sat: a table of n players, each holding
+	// its engine's seats where a player holds several (a realtv script's instances).
+	Seating string      `json:"seating,omitempty"`
+	Faults  []FaultView `json:"faults"`
+	Mine    []SeatLog   `json:"my_logs,omitempty"`
 }
 
 // SeatLog is one seat's stderr tail, for its author.
@@ -99,6 +103,58 @@ type SeatLog struct {
 	Seat int    `json:"seat"`
 	Bot  string `json:"bot"`
 	Log  string `json:"log"`
+	// Steps is Log cut at its step headings (host.FormatSteps): what the bot wrote in each
+	// step, so the page links each part to the viewer at its step.
+	Steps []LogStep `json:"steps,omitempty"`
+}
+
+// LogStep is what a bot wrote in one step of a match: Step 0 is before its first move, -1
+// a log kept without steps (an older match).
+type LogStep struct {
+	Step    int64  `json:"step"`
+	Heading string `json:"-"`
+	Lines   string `json:"lines"`
+}
+
+// logSteps cuts a seat's log at its step headings.
+func logSteps(log string) []LogStep {
+	var out []LogStep
+	cur := LogStep{Step: -1}
+	var lines []string
+	flush := func() {
+		if len(lines) > 0 || cur.Step >= 0 {
+			cur.Lines = strings.Join(lines, "\n")
+			out = append(out, cur)
+		}
+		lines = nil
+	}
+	for _, ln := range strings.Split(log, "\n") {
+		if step, ok := stepHeading(ln); ok {
+			flush()
+			cur = LogStep{Step: step, Heading: ln}
+			continue
+		}
+		lines = append(lines, ln)
+	}
+	flush()
+	return out
+}
+
+// stepHeading reads a heading line of host.FormatSteps.
+func stepHeading(ln string) (int64, bool) {
+	if ln == host.StepHeading(0) {
+		return 0, true
+	}
+	rest, ok := strings.CutPrefix(ln, host.StepPrefix+"step ")
+	if !ok {
+		return 0, false
+	}
+	digits, ok := strings.CutSuffix(rest, " ---")
+	n, err := strconv.ParseInt(digits, 10, 64)
+	if !ok || err != nil || n < 1 || host.StepHeading(n) != ln {
+		return 0, false
+	}
+	return n, true
 }
 
 // FaultView is a fault as shown: its detail (which quotes the bot's stderr) only to its author.
@@ -137,12 +193,12 @@ func (s *Server) matchView(ctx context.Context, r *http.Request, id int64) (Matc
 		return MatchView{}, err
 	}
 	u, logged := current(r)
-	mv := MatchView{LadderMatch: m}
+	mv := MatchView{LadderMatch: m, Seating: s.seating(m)}
 	owner := map[int]bool{}
 	for _, st := range m.Seats {
 		if logged && st.UserID == u.ID {
 			owner[st.Seat] = true
-			mv.Mine = append(mv.Mine, SeatLog{Seat: st.Seat, Bot: st.Bot, Log: st.Log})
+			mv.Mine = append(mv.Mine, SeatLog{Seat: st.Seat, Bot: st.Bot, Log: st.Log, Steps: logSteps(st.Log)})
 		}
 	}
 	for _, f := range fs {
@@ -156,6 +212,31 @@ func (s *Server) matchView(ctx context.Context, r *http.Request, id int64) (Matc
 		mv.Faults = addFault(mv.Faults, fv)
 	}
 	return mv, nil
+}
+
+// seating describes a table (empty for a pair): its engine, built for the match's players
+// with the ladder's parameters, says how many seats each player holds.
+func (s *Server) seating(m store.LadderMatch) string {
+	n := len(m.Seats)
+	spec, err := game.Lookup(m.Game)
+	if err != nil || n < 2 {
+		return ""
+	}
+	cfg := game.Config{Seed: m.Seed, Params: s.lad.GameParams(m.Game)}
+	for i := range n {
+		cfg.Players = append(cfg.Players, game.Player{Name: fmt.Sprint("p", i)})
+	}
+	seats := n
+	if eng, err := spec.New(cfg); err == nil {
+		seats = len(eng.Seats())
+	}
+	switch {
+	case seats > n && seats%n == 0:
+		return fmt.Sprintf("a table of %d players, each holding %d seats (%d in all)", n, seats/n, seats)
+	case n > 2:
+		return fmt.Sprintf("a table of %d players", n)
+	}
+	return ""
 }
 
 // BotView is a bot's page.

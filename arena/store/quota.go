@@ -113,13 +113,20 @@ func (s *Store) DropEmptyBot(ctx context.Context, botID int64) error {
 	return s.wrap(err, "removing an empty bot")
 }
 
+// KeptVersions is how many passing versions of a bot keep their files by default besides the
+// pinned one (serve --keep-versions): the active version and the ones before it, so an author
+// can go back (pin an older one) after uploading a newer. They count against the author's
+// --max-stored quota.
+const KeptVersions = 3
+
 // Collectable lists versions whose files nobody needs any more, oldest first: failed ones,
-// and passing ones a newer passing version of their bot replaced. Their records stay
-// (verdict, ratings, matches); only their files go.
-func (s *Store) Collectable(ctx context.Context) ([]Version, error) {
+// and passing ones with keep newer passing versions of their bot (at least 1). Their records
+// stay (verdict, ratings, matches); only their files go.
+func (s *Store) Collectable(ctx context.Context, keep int) ([]Version, error) {
+	keep = max(keep, 1)
 	return s.versions(ctx, `WHERE v.collected = '' AND b.house = '' AND v.id != b.pinned AND (v.status = ?
-		OR (v.status = ? AND v.n < (SELECT max(n) FROM versions w WHERE w.bot_id = v.bot_id AND w.status = ?))) ORDER BY v.id`,
-		VersionFailed, VersionOK, VersionOK)
+		OR (v.status = ? AND (SELECT count(*) FROM versions w WHERE w.bot_id = v.bot_id AND w.status = ? AND w.n > v.n) >= ?)) ORDER BY v.id`,
+		VersionFailed, VersionOK, VersionOK, keep)
 }
 
 // SetCollected records that a version's files are gone.

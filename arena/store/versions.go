@@ -32,8 +32,8 @@ func (s *Store) PinVersion(ctx context.Context, botID int64, n int) (pinned int6
 			return 0, fmt.Errorf("%w: version %d is %s; only a version that passed validation can be pinned", ErrPin, n, status)
 		}
 		if collected != "" {
-			return 0, fmt.Errorf("%w: version %d's files were collected when a newer version replaced it: upload it again "+
-				"(pin the active version before uploading the next to keep it)", ErrPin, n)
+			return 0, fmt.Errorf("%w: version %d's files were collected (a bot keeps the files of its last few passing versions, "+
+				"serve --keep-versions, and of its pinned one): upload it again, or pin a version before uploading more to keep it", ErrPin, n)
 		}
 	}
 	_, err = s.db.ExecContext(ctx, "UPDATE web_bots SET pinned = ? WHERE id = ?", pinned, botID)

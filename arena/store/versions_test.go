@@ -63,15 +63,30 @@ func TestPinVersion(t *testing.T) {
 	if _, err := s.PinVersion(ctx, b.ID, 99); !errors.Is(err, ErrNotFound) {
 		t.Fatalf("pinning a missing version: %v", err)
 	}
-	// A pinned version's files are kept; the others replaced are collected, and cannot be pinned.
-	col, err := s.Collectable(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range col {
-		if v.ID == v1.ID {
-			t.Fatal("the pinned version is collectable")
+	// A pinned version's files are kept, and so are the last KeptVersions passing ones (an
+	// author can go back); older passing versions and failed ones are collected, and a
+	// collected version cannot be pinned.
+	collectable := func() map[int64]bool {
+		t.Helper()
+		col, err := s.Collectable(ctx, KeptVersions)
+		if err != nil {
+			t.Fatal(err)
 		}
+		ids := map[int64]bool{}
+		for _, v := range col {
+			ids[v.ID] = true
+		}
+		return ids
+	}
+	if col := collectable(); col[v1.ID] || col[v2.ID] || !col[v3.ID] {
+		t.Fatalf("collectable %v: want the failed v3 only (v1 pinned, v2 among the last %d passing)", col, KeptVersions)
+	}
+	var newer []Version
+	for range KeptVersions {
+		newer = append(newer, add(VersionOK))
+	}
+	if col := collectable(); !col[v2.ID] || col[v1.ID] || col[newer[0].ID] {
+		t.Fatalf("collectable %v after %d newer passing versions: want v2 (and not the pinned v1 or v%d)", col, KeptVersions, newer[0].N)
 	}
 	if err := s.SetCollected(ctx, v2.ID); err != nil {
 		t.Fatal(err)
@@ -82,7 +97,14 @@ func TestPinVersion(t *testing.T) {
 	if _, err := s.PinVersion(ctx, b.ID, 0); err != nil {
 		t.Fatal(err)
 	}
-	if n := active(); n != 4 {
-		t.Fatalf("active v%d after unpinning, want v4", n)
+	if n := active(); n != newer[len(newer)-1].N {
+		t.Fatalf("active v%d after unpinning, want the newest, v%d", n, newer[len(newer)-1].N)
+	}
+	// Going back: an older version still kept is pinned, and plays.
+	if _, err := s.PinVersion(ctx, b.ID, newer[0].N); err != nil {
+		t.Fatalf("going back to v%d: %v", newer[0].N, err)
+	}
+	if n := active(); n != newer[0].N {
+		t.Fatalf("active v%d after going back, want v%d", n, newer[0].N)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/botarena/arena/arena/replay"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
+	auctionbots "github.com/botarena/arena/bots/auction"
 	dynamitebots "github.com/botarena/arena/bots/dynamite"
 	"github.com/botarena/arena/sdk"
 )
@@ -380,5 +381,137 @@ func TestAuditWithOneWorker(t *testing.T) {
 	sameStandings(t, want, got)
 	if !strings.Contains(strings.Join(notes, "\n"), "recorded unaudited") || len(quarantined(t, srv)) != 0 {
 		t.Fatalf("notes %q, quarantined %q", notes, quarantined(t, srv))
+	}
+}
+
+// TestHostileWorkersRefusedAtTables: the same refusals at a table of three (the auction's
+// format, the ladder's too): a result whose outcome is rotated among the table's seats, in
+// its record alone or in record and replay alike, and one whose replay leaves a seat out,
+// are each refused and their worker quarantined; an honest worker plays every table and the
+// standings are those of the tournament played in-process.
+func TestHostileWorkersRefusedAtTables(t *testing.T) {
+	t.Parallel()
+	var entries []tournament.Entry
+	for _, p := range []string{"bots/auction/cmd/sample", "bots/auction/cmd/collector", "examples/go/auction"} {
+		entries = append(entries, tournament.Entry{Name: filepath.Base(filepath.Dir(p)) + "-" + filepath.Base(p), Spec: filepath.Join(root, p), Language: "go"})
+	}
+	cfg := tournament.Config{Game: "auction", Seed: 43, Reps: 2, Table: 3, Deadline: 2 * time.Second,
+		StartTimeout: 20 * time.Second, Entries: entries}
+	dir := t.TempDir()
+	want := runInProcess(t, filepath.Join(dir, "ref.db"), "ref", cfg)
+
+	ctx := context.Background()
+	st, err := store.Open(filepath.Join(dir, "queued.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	id, err := tournament.Create(ctx, st, "hostile-tables", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := queuetest.StartServer(t, queue.Config{AckWait: time.Second})
+	type ran struct {
+		sum tournament.Summary
+		err error
+	}
+	done := make(chan ran, 1)
+	go func() {
+		sum, err := tournament.Run(ctx, st, id, tournament.Options{Jobs: 0, Resolver: resolver, Queue: srv.Queue})
+		done <- ran{sum, err}
+	}()
+	// samples plays the job's table with the house sample bot in every seat.
+	samples := func(j tournament.Job) tournament.Result {
+		if len(j.Bots) != 3 {
+			t.Fatalf("job %s seats %d bots, want the table of 3", j.ID(), len(j.Bots))
+		}
+		bots := make([]sdk.Bot, len(j.Bots))
+		for s := range bots {
+			bots[s] = auctionbots.SampleSeeded(uint64(s) + 1)
+		}
+		r, err := tournament.PlayWith(ctx, j, bots)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	// rotate turns the table's outcome round: seat s gets seat s+1's result, score and rank.
+	rotate := func(r *tournament.Result, inReplay bool) {
+		var m match.Result
+		if err := json.Unmarshal(r.Finish.Result, &m); err != nil {
+			t.Fatal(err)
+		}
+		ps := m.Outcome.Players
+		m.Outcome.Players = append(ps[1:len(ps):len(ps)], ps[0])
+		m.Outcome.Summary = "forged: " + m.Outcome.Summary
+		r.Finish.Result, _ = json.Marshal(m)
+		r.Summary = m.Outcome.Summary
+		if inReplay {
+			rec, err := replay.Decode(bytes.NewReader(r.Replay), "replay")
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec.Outcome = &m.Outcome
+			r.Replay, _ = json.Marshal(rec)
+		}
+	}
+	forgers := []struct {
+		name, why string
+		forge     func(tournament.Job) []byte
+	}{
+		{"record-rotator", "its record says", func(j tournament.Job) []byte {
+			r := samples(j)
+			rotate(&r, false)
+			return encode(t, r)
+		}},
+		{"table-rotator", "re-running the engine on its replay", func(j tournament.Job) []byte {
+			r := samples(j)
+			rotate(&r, true)
+			return encode(t, r)
+		}},
+		{"seat-dropper", "its replay seats 2 players, the match 3", func(j tournament.Job) []byte {
+			r := samples(j)
+			rec, err := replay.Decode(bytes.NewReader(r.Replay), "replay")
+			if err != nil {
+				t.Fatal(err)
+			}
+			rec.Config.Players, rec.Bots = rec.Config.Players[:2], rec.Bots[:2]
+			r.Replay, _ = json.Marshal(rec)
+			return encode(t, r)
+		}},
+	}
+	for _, f := range forgers {
+		j := hostile(t, srv, f.name, f.forge)
+		t.Logf("%s answered job %s", f.name, j.ID())
+		end := time.Now().Add(time.Minute)
+		for quarantined(t, srv)[f.name] == "" {
+			if time.Now().After(end) {
+				t.Fatalf("%s was not quarantined", f.name)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if why := quarantined(t, srv)[f.name]; !strings.Contains(why, f.why) {
+			t.Errorf("%s quarantined for %q, want it to say %q", f.name, why, f.why)
+		}
+	}
+	wctx, stop := context.WithCancel(ctx)
+	defer stop()
+	go tournament.Work(wctx, srv.Worker(t, "honest"), tournament.WorkOptions{Jobs: 2, Resolver: resolver})
+	var r ran
+	select {
+	case r = <-done:
+	case <-time.After(5 * time.Minute):
+		t.Fatal("the tournament did not finish: a table waits for ever")
+	}
+	if r.err != nil || r.sum.Done != r.sum.Total || r.sum.Failed != 0 {
+		t.Fatalf("queued run: %+v %v", r.sum, r.err)
+	}
+	got, err := tournament.Compute(ctx, st, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sameStandings(t, want, got)
+	if q := quarantined(t, srv); q["honest"] != "" {
+		t.Errorf("the honest worker was quarantined: %q", q["honest"])
 	}
 }

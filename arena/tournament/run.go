@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
@@ -416,7 +415,8 @@ func relaunch(ctx context.Context, opt Options, e Entry, pl *pool, key string, h
 	return pl.get(ctx, key, c, hopt)
 }
 
-// LogLines is how much of each bot's stderr a match keeps for its author (the tail).
+// LogLines is how much of each bot's stderr a match keeps for its author (the tail, with a
+// heading line where the step it was written in changes: host.FormatSteps).
 const LogLines = 40
 
 // played is what one match leaves: the record, its summary line, and per seat (in the order
@@ -525,7 +525,7 @@ func playOnce(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Comma
 	for i, p := range ps {
 		switch p := p.(type) {
 		case players.Process:
-			out.logs[i] = strings.Join(p.Tail(LogLines), "\n")
+			out.logs[i] = p.StepLog(LogLines)
 		case deadPlayer:
 			out.logs[i] = p.Why()
 		}

@@ -66,6 +66,18 @@ func TestEveryGame(t *testing.T) {
 					t.Errorf("%s: Spec.Ladder sets %q, which is none of its Params", name, k)
 				}
 			}
+			// Its ladder format: a table the game accepts, with the ladder's parameters.
+			if n := spec.LadderSeats(); n < spec.MinPlayers || (spec.LadderTable > 0 && n != spec.LadderTable) {
+				t.Errorf("%s: Spec.LadderTable %d seats %d at a ladder match, outside its %d..%d players", name, spec.LadderTable, n, spec.MinPlayers, spec.MaxPlayers)
+			} else {
+				cfg := game.Config{Seed: 1, Params: spec.Ladder}
+				for i := range n {
+					cfg.Players = append(cfg.Players, game.Player{Name: fmt.Sprint("p", i)})
+				}
+				if _, err := spec.New(cfg); err != nil {
+					t.Errorf("%s: a ladder table of %d with Spec.Ladder's parameters: %v", name, n, err)
+				}
+			}
 			t.Run("Contract", func(t *testing.T) { gametest.Run(t, gametest.For(spec)) })
 			t.Run("Payload", func(t *testing.T) {
 				t.Parallel()

@@ -35,6 +35,9 @@ func init() {
 		New:     New,
 		Legal:   RandomLegal,
 		Test:    game.TestPlan{Players: []int{2, 3, 5, 12}, MaxSteps: 1000},
+		// The seed's game is m players bidding against each other: the ladder plays tables
+		// of four (the pair is the seed's worked example, not its format).
+		LadderTable: 4,
 	}
 	game.Register(Spec)
 }

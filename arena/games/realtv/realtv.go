@@ -56,6 +56,9 @@ func init() {
 		Test: game.TestPlan{Players: []int{1, 2, 5}, Params: map[string]string{"phases": "10"}, MaxSteps: 10 * 22},
 		// Fewer phases per ladder match.
 		Ladder: map[string]string{"phases": "5"},
+		// A ladder match is a contest of up to six scripts (66 instances: six islands a
+		// phase, with few filler bots), not a pair whose 22 instances mostly meet fillers.
+		LadderTable: 6,
 		// A contest ranks scripts by the total score of their instances.
 		Ranking: game.RankByTotal,
 	}
