@@ -117,8 +117,12 @@ func (s *Server) gameFront(g string) GameFront {
 		}
 		f.Params = append(f.Params, ParamRow{Name: p.Name, Ladder: v, Default: p.Default, Help: p.Help, Changed: v != p.Default})
 	}
-	players := fmt.Sprintf("%d", ladderSeats(g))
-	f.Settings = append(f.Settings, LadderSetting{"players per ladder match", players})
+	// The ladder seats what the game's Spec says (arena/ladder reads the same LadderSeats).
+	players := "2 (a pair)"
+	if n := spec.LadderSeats(); n > 2 {
+		players = fmt.Sprintf("a table of %d, one bot per author (fewer while fewer authors have a bot here)", n)
+	}
+	f.Settings = append(f.Settings, LadderSetting{"bots per ladder match", players})
 	deadline := "1 s (the default)"
 	if s.lad.Deadline > 0 {
 		deadline = s.lad.Deadline.String()
@@ -145,11 +149,6 @@ func (s *Server) gameFront(g string) GameFront {
 	}
 	return f
 }
-
-// ladderSeats is how many bots a ladder match of g seats: arena/ladder's Pick chooses pairs
-// for every game. The one place the pages read it from; it follows the ladder when the ladder
-// plays a game at tables of its own size.
-func ladderSeats(string) int { return 2 }
 
 // rules holds every game's rules, rendered once: they are the binary's own.
 var rules struct {

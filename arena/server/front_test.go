@@ -30,6 +30,11 @@ func TestRulesPages(t *testing.T) {
 			t.Errorf("%s: the rules' sections are not h3 under one h1", g)
 		}
 		spec, _ := game.Lookup(g)
+		if seats := fmt.Sprintf("a table of %d,", spec.LadderSeats()); spec.LadderSeats() > 2 && !strings.Contains(page, seats) {
+			t.Errorf("%s: the page does not say the ladder seats %q", g, seats)
+		} else if spec.LadderSeats() == 2 && !strings.Contains(page, "2 (a pair)") {
+			t.Errorf("%s: the page does not say the ladder plays pairs", g)
+		}
 		for _, p := range spec.Params {
 			want := p.Default
 			if v, ok := e.lad.GameParams(g)[p.Name]; ok {
