@@ -113,6 +113,7 @@ bad=$(gofmt -l $(git ls-files '*.go' | grep -v '\.pb\.go$'))
 if [ -n "$bad" ]; then echo "gofmt needed: $bad" >&2; exit 1; fi
 
 ARENA_CHROMIUM=$(scripts/chromium.sh); export ARENA_CHROMIUM # the browser tests' Chromium (apt-installed when missing)
+ARENA_AXE=$(scripts/axe.sh); export ARENA_AXE # axe-core for the accessibility check (npm ci of tools/axe's lockfile)
 
 # The lanes: the background ones write their logs, printed whole when they end; the Go lane
 # prints as it goes. Each lane leaves its exit status and seconds; all are waited for,

@@ -57,6 +57,7 @@ func newServe() *cobra.Command {
 		keepVersions          int
 		maxTournament         int
 		privateWebhooks       bool
+		announcement          string
 	)
 	cmd := &cobra.Command{
 		Use:   "serve",
@@ -101,6 +102,7 @@ func newServe() *cobra.Command {
 	rangeVar(f, &maxVersions, "max-versions", server.DefaultMaxVersions, 1, 100000, "versions one author may keep files of (failed and replaced versions are collected)")
 	rangeVar(f, &keepVersions, "keep-versions", store.KeptVersions, 1, 100, "passing versions of each bot that keep their files, so an author can go back to one (older ones are collected; the pinned one is kept too)")
 	rangeVar(f, &maxStoredMiB, "max-stored", server.DefaultMaxStored>>20, 1, 1<<20, "MiB of unpacked files one author may keep")
+	f.StringVar(&announcement, "announcement", "", "the organisers' announcement on the front page (plain text, kept in the store; \"\" removes it; without the flag the stored one stays)")
 	rangeVar(f, &maxTournament, "max-tournament-matches", server.DefaultMaxTournamentMatches, 1, 1_000_000, "matches an organiser's tournament may play")
 	f.BoolVar(&privateWebhooks, "webhooks-private", false, "let authors' webhook URLs point at loopback or private addresses (a receiver on this machine or LAN); off, they are refused, so the server is no way into its own network")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
@@ -133,6 +135,11 @@ func newServe() *cobra.Command {
 			return err
 		}
 		defer st.Close()
+		if f.Changed("announcement") {
+			if err := server.SetAnnouncement(cmd.Context(), st, announcement); err != nil {
+				return fmt.Errorf("%w: --announcement: %v", ErrUsage, err)
+			}
+		}
 		hopt := host.Options{}
 		applyLimits(&hopt)
 		q, closeQueue, err := openQueue(cmd.Context(), storePath, cmd.OutOrStdout())

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/botarena/arena/arena/cli"
+	"github.com/botarena/arena/arena/server"
 )
 
 // TestServe starts arena serve on a free port over a new store, reads a page and an API call,
@@ -20,7 +21,7 @@ func TestServe(t *testing.T) {
 	dir := t.TempDir()
 	var out syncBuffer
 	root := cli.NewRoot(&out, &out)
-	root.SetArgs([]string{"serve", "--addr", "127.0.0.1:0", "--store", filepath.Join(dir, "a.db"), "--jobs", "1"})
+	root.SetArgs([]string{"serve", "--addr", "127.0.0.1:0", "--store", filepath.Join(dir, "a.db"), "--jobs", "1", "--announcement", "Welcome to the meetup"})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
@@ -34,7 +35,7 @@ func TestServe(t *testing.T) {
 		cancel()
 		t.Fatalf("arena serve printed no address: %s", out.String())
 	}
-	for path, want := range map[string]string{"/": "dynamite", "/api/v1/games": `"house_bot": "house-beatlast"`, "/games/finger": "house-random"} {
+	for path, want := range map[string]string{"/": "Welcome to the meetup", "/games/dynamite": "docs/rules/dynamite.md", "/api/v1/games": `"house_bot": "house-beatlast"`, "/games/finger": "house-random"} {
 		resp, err := http.Get(base + path)
 		if err != nil {
 			t.Fatal(err)
@@ -67,6 +68,7 @@ func TestServeBadFlags(t *testing.T) {
 		{[]string{"serve", "--secure-cookies", "maybe", "--store", filepath.Join(dir, "a.db")}, "give true, false or auto"},
 		{[]string{"serve", "--addr", "nonsense", "--store", filepath.Join(dir, "a.db")}, "--addr"},
 		{[]string{"serve", "--store", filepath.Join(dir, "no", "a.db")}, "no"},
+		{[]string{"serve", "--store", filepath.Join(dir, "b.db"), "--announcement", strings.Repeat("x", server.MaxAnnouncement+1)}, "--announcement"},
 	} {
 		code, msg := run(t, c.args...)
 		if code == 0 || !strings.Contains(msg, c.want) {

@@ -61,6 +61,9 @@ func (s *Server) parseTemplates() error {
 		if err == nil {
 			_, err = t.New("body").Parse(string(body))
 		}
+		if err == nil {
+			err = parseParts(t)
+		}
 		if err != nil {
 			return fmt.Errorf("template %s: %w", n.Name(), err)
 		}
@@ -101,7 +104,7 @@ func (s *Server) pageGames(w http.ResponseWriter, r *http.Request) {
 		s.internal(w, r, err)
 		return
 	}
-	s.render(w, r, "games", map[string]any{"Title": "Games", "Games": gs, "Tournaments": ts})
+	s.render(w, r, "games", map[string]any{"Title": "Games", "Games": gs, "Tournaments": ts, "Announcement": s.announcement(r.Context())})
 }
 
 func (s *Server) pageGame(w http.ResponseWriter, r *http.Request) {
@@ -138,7 +141,7 @@ func (s *Server) pageGame(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.render(w, r, "game", map[string]any{"Title": g + " leaderboard", "Game": g, "Rows": rows, "Running": running, "Recent": recent,
-		"Tournaments": ts, "Live": true})
+		"Tournaments": ts, "Live": true, "Front": s.gameFront(g)})
 }
 
 func (s *Server) pageMatch(w http.ResponseWriter, r *http.Request) {

@@ -214,6 +214,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/", s.pageGames)
 		r.Get("/games/{game}", s.pageGame)
 		r.Get("/games/{game}/matches", s.pageMatchList)
+		s.frontRoutes(r)
 		r.Get("/matches/{id}", s.pageMatch)
 		r.Get("/matches/{id}/viewer", s.pageViewer)
 		r.Get("/matches/{id}/replay.json", s.downloadReplay)
@@ -313,7 +314,8 @@ const siteCSP = "default-src 'self'; img-src 'self' data:; style-src 'self'; scr
 
 // static files: the style sheet and the live-update script (the templates beside them in
 // assets/ are not served).
-var static = map[string]string{"style.css": "text/css; charset=utf-8", "live.js": "text/javascript; charset=utf-8"}
+var static = map[string]string{"style.css": "text/css; charset=utf-8", "live.js": "text/javascript; charset=utf-8",
+	"scroll.js": "text/javascript; charset=utf-8"}
 
 func (s *Server) serveStatic(w http.ResponseWriter, r *http.Request) {
 	name := chi.URLParam(r, "name")

@@ -34,6 +34,9 @@
   function num(v) { return v == null || v === '' ? 0 : Number(v); }
   function $(id) { return document.getElementById(id); }
   function color(i) { return 'var(--p' + (i % 6) + ')'; }
+  // mark is a player's marker: its colour in a shape of its own (circle, square, triangle,
+  // diamond, pentagon, cross: viewer.css), so players are told apart without seeing colour.
+  function mark(i) { return el('span', { cls: 'swatch shape-' + (i % 6), style: 'background:' + color(i), 'aria-hidden': 'true' }); }
   function seatName(s) { return seats[s] ? seats[s].name : 'seat ' + s; }
   function playerOf(s) { return seats[s] ? seats[s].player : s; }
   function ms(us) { return us == null ? '' : (num(us) / 1000).toFixed(num(us) < 10000 ? 2 : 0) + ' ms'; }
@@ -129,13 +132,16 @@
         var pts = [];
         for (var j = 0; j < frames.length; j += every) pts.push((j / n * W).toFixed(1) + ',' + (H - this.sc[s][j] / top * (H - 6) - 3).toFixed(1));
         var pl = document.createElementNS(NS, 'polyline');
-        pl.setAttribute('points', pts.join(' ')); pl.setAttribute('fill', 'none'); pl.setAttribute('stroke', s ? '#dc2626' : '#2563eb'); pl.setAttribute('stroke-width', '2');
+        pl.setAttribute('points', pts.join(' ')); pl.setAttribute('fill', 'none'); pl.setAttribute('style', 'stroke:' + color(s)); pl.setAttribute('stroke-width', '2');
+        if (s) pl.setAttribute('stroke-dasharray', '7 4'); // told apart by the dash as well as the colour
         svg.appendChild(pl);
       }
       var ln = document.createElementNS(NS, 'line'), x = (k / n * W).toFixed(1);
       ln.setAttribute('x1', x); ln.setAttribute('x2', x); ln.setAttribute('y1', 0); ln.setAttribute('y2', H); ln.setAttribute('stroke', '#f59e0b'); ln.setAttribute('stroke-width', '2');
       svg.appendChild(ln);
-      return el('div', { cls: 'card' }, el('div', { cls: 'muted', text: 'running score' }), svg);
+      return el('div', { cls: 'card' }, el('div', { cls: 'muted' }, 'running score: ',
+        el('span', { cls: 'key', 'data-seat': 0 }, '\u2500\u2500 ', seatName(0)), ', ',
+        el('span', { cls: 'key', 'data-seat': 1 }, '- - ', seatName(1))), svg);
     }
   };
 
@@ -283,7 +289,7 @@
       this.names.forEach(function (name, s) {
         var wealth = o.wealth_table ? num(o.wealth_table[name]) : 0, out = wealth < 0;
         var tr = el('tr', { cls: out ? 'fault' : '', 'data-seat': s },
-          el('td', null, el('span', { cls: 'swatch', style: 'background:' + color(s) }), name),
+          el('td', null, mark(s), name),
           el('td', { cls: 'num money', 'data-seat': s, text: out ? 'out' : wealth }),
           el('td', { cls: 'num', text: o.remain_time && o.remain_time[name] != null ? num(o.remain_time[name]).toFixed(1) + ' s' : '' }));
         for (var a = 0; a < self.artists; a++) {
@@ -354,7 +360,7 @@
         el('span', { cls: 'badge', text: answersAt(k).length + ' instances vote' }),
         el('div', { id: 'totals', style: 'margin-top:6px' }, this.totals[k].map(function (v, p) {
           var name = rec.config.players[p].name;
-          return el('span', { cls: 'badge total', 'data-player': p }, el('span', { cls: 'swatch', style: 'background:' + color(p) }), name + ': ' + (+v.toFixed(2)));
+          return el('span', { cls: 'badge total', 'data-player': p }, mark(p), name + ': ' + (+v.toFixed(2)));
         })),
         el('div', { cls: 'muted', text: 'script totals as of the start of each instance\'s latest day shown' })));
       var grid = el('div', { cls: 'islands', id: 'islands' });
@@ -409,7 +415,7 @@
     var t = el('tbody');
     ps.forEach(function (p, i) {
       var name = rec.config && rec.config.players && rec.config.players[i] ? rec.config.players[i].name : (rec.bots || [])[i];
-      t.appendChild(el('tr', { 'data-player': i }, el('td', null, el('span', { cls: 'swatch', style: 'background:' + color(i) }), name || 'player ' + i),
+      t.appendChild(el('tr', { 'data-player': i }, el('td', null, mark(i), name || 'player ' + i),
         el('td', { text: p.result }), el('td', { cls: 'num', text: +num(p.score).toFixed(2) }), el('td', { cls: 'num', text: p.rank })));
     });
     card.appendChild(el('table', { id: 'results' }, el('thead', null, el('tr', null, el('th', { text: 'player' }), el('th', { text: 'result' }), el('th', { cls: 'num', text: 'score' }), el('th', { cls: 'num', text: 'rank' }))), t));
@@ -441,7 +447,7 @@
     answersAt(k).slice().sort(function (a, b) { return a.seat - b.seat; }).forEach(function (a) {
       var mem = a.memory_bytes ? (num(a.memory_bytes) / 1048576).toFixed(1) + ' MiB' : '';
       tb.appendChild(el('tr', { cls: a.fault ? 'fault' : '', 'data-seat': a.seat, title: 'arrived ' + (num(a.order) + 1) + (a.fault && a.fault.detail ? ': ' + a.fault.detail : '') },
-        el('td', null, el('span', { cls: 'swatch', style: 'background:' + color(playerOf(a.seat)) }), seatName(a.seat)),
+        el('td', null, mark(playerOf(a.seat)), seatName(a.seat)),
         el('td', { cls: 'answer', text: actionText(a) }),
         el('td', { cls: 'num time', text: ms(a.elapsed_us) }),
         el('td', { cls: 'num cpu', text: a.cpu_us != null ? ms(a.cpu_us) : 'not measured' }),
