@@ -39,9 +39,12 @@ func PlayFinger(ctx context.Context, a, b match.Player, games int) (*match.Resul
 func (r *runner) fingerMatches(ctx context.Context) error {
 	games := r.sz.fingerGames
 	name := func(who string) string { return fmt.Sprintf("finger %d games, %s", games, who) }
-	rate := func(who string, n int, took time.Duration, steps int) {
+	rate := func(who string, n int, took time.Duration, steps int, peer *peerFigures) {
 		r.add(Figure{Section: "matches", Name: name(who), Value: float64(n) / took.Seconds(), Unit: "/s",
-			Note: fmt.Sprintf("%d matches, %d moves each, %s per move", n, steps, fmtDur(took/time.Duration(max(n*steps, 1))))})
+			Note: fmt.Sprintf("%d matches, %d moves each, %s per move; x peer: against the peer's round (both seats) per step", n, steps, fmtDur(took/time.Duration(max(n*steps, 1))))})
+		if peer != nil {
+			r.vsPeer(peer, peer.matchRound*time.Duration(steps))
+		}
 	}
 	series := func(a, b match.Player, n int) (time.Duration, int, error) {
 		t0 := time.Now()
@@ -55,7 +58,7 @@ func (r *runner) fingerMatches(ctx context.Context) error {
 		}
 		return time.Since(t0), steps, nil
 	}
-	procs := func(who, rel string) error {
+	procs := func(who, rel string, peer *peerFigures) error {
 		if _, err := os.Stat(filepath.Join(r.l.root, rel)); err != nil {
 			r.missing("matches", name(who), rel+" does not exist yet")
 			return nil
@@ -70,13 +73,13 @@ func (r *runner) fingerMatches(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		rate(who, 1, took, steps)
+		rate(who, 1, took, steps, peer)
 		return nil
 	}
-	if err := procs("Go random vs Go random", GoFingerBot); err != nil {
+	if err := procs("Go random vs Go random", GoFingerBot, r.goPeer); err != nil {
 		return err
 	}
-	if err := procs("Python vs Python", PythonFingerBot); err != nil {
+	if err := procs("Python vs Python", PythonFingerBot, r.pyPeer); err != nil {
 		return err
 	}
 	a := players.NewInProcess("random", fingerbots.Random())
@@ -85,6 +88,6 @@ func (r *runner) fingerMatches(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	rate("in-process house bots (ceiling)", r.sz.fingerIn, took, steps)
+	rate("in-process house bots (ceiling)", r.sz.fingerIn, took, steps, r.goPeer)
 	return nil
 }
