@@ -97,7 +97,7 @@ func pythonPeerSpec(root, python string) (peerSpec, error) {
 		readOnly: rt.ReadOnly, mounts: []sandbox.Mount{{Host: dir, At: botspec.BotDir}}, dir: botspec.BotDir}, nil
 }
 
-// StartPeer starts a peer in the bots' sandbox (unconfined: without its layers) and opens its
+// startPeer starts a peer in the bots' sandbox (unconfined: without its layers) and opens its
 // pipes. The sandbox gives a bot no stdin, so the pipes are two named pipes the host makes in
 // the peer's work dir once the sandbox is up; the peer waits for them.
 func startPeer(ps peerSpec, unconfined bool) (*Peer, error) {
