@@ -199,7 +199,7 @@ func TestPeerAnchor(t *testing.T) {
 		t.Fatal(err)
 	}
 	f, _ := rep.Find("move", "Go bot p50")
-	for _, want := range []string{"peer (a line to a minimal stdio bot", "x peer", fmt.Sprintf("%.2fx Go peer", f.PeerX),
+	for _, want := range []string{"peer (a line to a minimal stdio bot", "x peer", f.peerX(),
 		"<= 1.5x Go peer", "floor (pipe round trip p50, for reference)"} {
 		if !strings.Contains(table.String(), want) {
 			t.Errorf("table lacks %q:\n%s", want, table.String())

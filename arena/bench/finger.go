@@ -39,24 +39,40 @@ func PlayFinger(ctx context.Context, a, b match.Player, games int) (*match.Resul
 func (r *runner) fingerMatches(ctx context.Context) error {
 	games := r.sz.fingerGames
 	name := func(who string) string { return fmt.Sprintf("finger %d games, %s", games, who) }
+	// peerRound is the peer's time per round, measured beside the last series.
+	var peerRound time.Duration
 	rate := func(who string, n int, took time.Duration, steps int, peer *peerFigures) {
-		r.add(Figure{Section: "matches", Name: name(who), Value: float64(n) / took.Seconds(), Unit: "/s",
-			Note: fmt.Sprintf("%d matches, %d moves each, %s per move; x peer: against the peer's round (both seats) per step", n, steps, fmtDur(took/time.Duration(max(n*steps, 1))))})
-		if peer != nil {
-			r.vsPeer(peer, peer.matchRound*time.Duration(steps))
+		note := fmt.Sprintf("%d matches, %d moves each, %s per move", n, steps, fmtDur(took/time.Duration(max(n*steps, 1))))
+		if peer != nil && peerRound > 0 {
+			note += fmt.Sprintf("; x peer: against a peer round (both seats) per step, %s beside it", fmtDur(peerRound))
+		}
+		r.add(Figure{Section: "matches", Name: name(who), Value: float64(n) / took.Seconds(), Unit: "/s", Note: note})
+		if peer != nil && peerRound > 0 {
+			r.vsPeer(peer, peerRound*time.Duration(steps))
 		}
 	}
-	series := func(a, b match.Player, n int) (time.Duration, int, error) {
-		t0 := time.Now()
+	series := func(a, b match.Player, n int, peer *peerFigures) (time.Duration, int, error) {
+		var took time.Duration
 		steps := 0
-		for range n {
-			res, err := PlayFinger(ctx, a, b, games)
-			if err != nil {
-				return 0, 0, err
+		play := func() error {
+			t0 := time.Now()
+			for range n {
+				res, err := PlayFinger(ctx, a, b, games)
+				if err != nil {
+					return err
+				}
+				steps = res.Steps
 			}
-			steps = res.Steps
+			took = time.Since(t0)
+			return nil
 		}
-		return time.Since(t0), steps, nil
+		var err error
+		if peerRound = 0; peer != nil {
+			peerRound, err = peer.beside(r.sz.rounds, play)
+		} else {
+			err = play()
+		}
+		return took, steps, err
 	}
 	procs := func(who, rel string, peer *peerFigures) error {
 		if _, err := os.Stat(filepath.Join(r.l.root, rel)); err != nil {
@@ -69,7 +85,7 @@ func (r *runner) fingerMatches(ctx context.Context) error {
 			return nil
 		}
 		defer players.CloseAll(bs)
-		took, steps, err := series(players.Process{Bot: bs[0]}, players.Process{Bot: bs[1]}, 1)
+		took, steps, err := series(players.Process{Bot: bs[0]}, players.Process{Bot: bs[1]}, 1, peer)
 		if err != nil {
 			return err
 		}
@@ -84,7 +100,7 @@ func (r *runner) fingerMatches(ctx context.Context) error {
 	}
 	a := players.NewInProcess("random", fingerbots.Random())
 	b := players.NewInProcess("random", fingerbots.Random())
-	took, steps, err := series(a, b, r.sz.fingerIn)
+	took, steps, err := series(a, b, r.sz.fingerIn, r.goPeer)
 	if err != nil {
 		return err
 	}

@@ -232,6 +232,36 @@ type peerFigures struct {
 	hostCPU, botCPU time.Duration // per move
 	match           time.Duration // p50 of a two-seat match of the run's rounds
 	matchRound      time.Duration // match / rounds
+	// pair stays running for the matches step, which plays peer matches beside its own (see
+	// beside); Run closes it.
+	pair [2]*Peer
+}
+
+// close stops the pair.
+func (f *peerFigures) close() {
+	if f != nil {
+		for _, p := range f.pair {
+			if p != nil {
+				p.Close()
+			}
+		}
+	}
+}
+
+// beside runs play between two peer matches of rounds and returns the peer's time per round
+// taken there: on a loaded machine a match's time moves with the load from minute to minute,
+// so a match figure is divided by the peer's taken in the same minute. Where the peer fails
+// it falls back on the peer step's figure.
+func (f *peerFigures) beside(rounds int, play func() error) (time.Duration, error) {
+	d0, err0 := peerMatch(f.pair[0], f.pair[1], rounds)
+	if err := play(); err != nil {
+		return 0, err
+	}
+	d1, err1 := peerMatch(f.pair[0], f.pair[1], rounds)
+	if err0 != nil || err1 != nil {
+		return f.matchRound, nil
+	}
+	return (d0 + d1) / time.Duration(2*rounds), nil
 }
 
 // peerMoves times n moves to one peer after a warm-up, with the CPU both sides spent.
@@ -277,11 +307,18 @@ func peerMatch(a, b *Peer, rounds int) (time.Duration, error) {
 
 // measurePeer takes every figure of one peer: moves on one process, matches on two.
 func (r *runner) measurePeer(ps peerSpec, label string, moves, matches int) (*peerFigures, error) {
+	f := &peerFigures{label: label}
+	ok := false
+	defer func() {
+		if !ok {
+			f.close()
+		}
+	}()
 	a, err := startPeer(ps, false)
 	if err != nil {
 		return nil, err
 	}
-	defer a.Close()
+	f.pair[0] = a
 	s, hc, bc, err := peerMoves(a, moves)
 	if err != nil {
 		return nil, fmt.Errorf("peer %s: %w", ps.name, err)
@@ -290,7 +327,7 @@ func (r *runner) measurePeer(ps peerSpec, label string, moves, matches int) (*pe
 	if err != nil {
 		return nil, err
 	}
-	defer b.Close()
+	f.pair[1] = b
 	if _, err := peerMatch(a, b, min(r.sz.rounds, 100)); err != nil { // warm-up
 		return nil, fmt.Errorf("peer %s: %w", ps.name, err)
 	}
@@ -302,8 +339,9 @@ func (r *runner) measurePeer(ps peerSpec, label string, moves, matches int) (*pe
 		}
 		ms = append(ms, d)
 	}
-	f := &peerFigures{label: label, p50: s.P50(), p99: s.P99(), hostCPU: hc, botCPU: bc, match: ms.P50()}
+	f.p50, f.p99, f.hostCPU, f.botCPU, f.match = s.P50(), s.P99(), hc, bc, ms.P50()
 	f.matchRound = f.match / time.Duration(r.sz.rounds)
+	ok = true
 	return f, nil
 }
 

@@ -126,12 +126,13 @@ func (f Figure) value() string {
 	}
 }
 
-// peerX is how the table shows PeerX: "2.10x Go peer".
+// peerX is how the table shows PeerX: "2.1x Go peer", three significant digits (the in-process
+// ceiling is a few thousandths of the peer).
 func (f Figure) peerX() string {
 	if f.PeerX <= 0 {
 		return ""
 	}
-	return fmt.Sprintf("%.2fx %s", f.PeerX, f.Peer)
+	return fmt.Sprintf("%.3gx %s", f.PeerX, f.Peer)
 }
 
 func peerText(d time.Duration) string {

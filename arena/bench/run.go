@@ -120,6 +120,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 			return nil, fmt.Errorf("bench: no step %q: the steps are %s", name, strings.Join(Steps, ", "))
 		}
 	}
+	defer func() { r.goPeer.close(); r.pyPeer.close() }()
 	r.rep.Machine.Load[0] = loadAvg()
 	for _, s := range steps {
 		if len(cfg.Only) > 0 && !slices.Contains(append([]string{"floor", "build", "peer"}, cfg.Only...), s.name) {
@@ -483,22 +484,37 @@ func (r *runner) python() string {
 func (r *runner) matches(ctx context.Context) error {
 	rounds := r.sz.rounds
 	name := func(who string) string { return fmt.Sprintf("dynamite %d rounds, %s", rounds, who) }
+	// peerRound is the peer's time per round measured beside the last series (0: no peer).
+	var peerRound time.Duration
 	rate := func(who string, mr MatchRate, note string, peer *peerFigures) {
+		if peer != nil && peerRound > 0 {
+			note += fmt.Sprintf("; x peer: against two peer matches beside it, %s a round", fmtDur(peerRound))
+		}
 		r.add(Figure{Section: "matches", Name: name(who), Value: mr.PerSecond(), Unit: "/s",
 			Note: fmt.Sprintf("%s; %d matches, %v each (p50)", note, mr.Matches, fmtDur(mr.PerMatch.P50()))})
-		if peer != nil {
-			r.vsPeer(peer, peer.match)
+		if peer != nil && peerRound > 0 {
+			r.vsPeer(peer, peerRound*time.Duration(rounds))
 		}
 	}
-	series := func(rel string, n int) (MatchRate, error) {
+	series := func(rel string, n int, peer *peerFigures) (MatchRate, error) {
 		bs, err := r.l.launchN(ctx, rel, 2)
 		if err != nil {
 			return MatchRate{}, err
 		}
 		defer players.CloseAll(bs)
-		return playSeries(ctx, players.Process{Bot: bs[0]}, players.Process{Bot: bs[1]}, n, rounds)
+		var mr MatchRate
+		play := func() (err error) {
+			mr, err = playSeries(ctx, players.Process{Bot: bs[0]}, players.Process{Bot: bs[1]}, n, rounds)
+			return err
+		}
+		peerRound = 0
+		if peer == nil {
+			return mr, play()
+		}
+		peerRound, err = peer.beside(rounds, play)
+		return mr, err
 	}
-	gm, err := series(GoBot, r.sz.goMatches)
+	gm, err := series(GoBot, r.sz.goMatches, r.goPeer)
 	if err != nil {
 		return err
 	}
@@ -510,7 +526,7 @@ func (r *runner) matches(ctx context.Context) error {
 	if r.pyErr != nil {
 		r.missing("matches", name("Python vs Python"), r.pyErr.Error())
 	} else {
-		pm, err := series(PythonBot, r.sz.pyMatches)
+		pm, err := series(PythonBot, r.sz.pyMatches, r.pyPeer)
 		if err != nil {
 			return err
 		}
@@ -522,8 +538,8 @@ func (r *runner) matches(ctx context.Context) error {
 			r.missing("matches", name("Python in-process loop"), firstLine(err.Error()))
 		} else {
 			r.dur("matches", name("Python in-process loop"), loop, "the same two bots in one Python process, no gRPC ("+PythonLoop+")")
-			if r.pyPeer != nil {
-				r.vsPeer(r.pyPeer, r.pyPeer.match)
+			if r.pyPeer != nil && peerRound > 0 {
+				r.vsPeer(r.pyPeer, peerRound*time.Duration(rounds))
 			}
 			x := float64(pm.PerMatch.P50()) / float64(loop)
 			r.add(Figure{Section: "matches", Name: "Python match / in-process loop", Value: x, Unit: "x"})
@@ -531,7 +547,16 @@ func (r *runner) matches(ctx context.Context) error {
 		}
 	}
 	a, b := InProcessPair()
-	im, err := playSeries(ctx, a, b, r.sz.inMatches, rounds)
+	var im MatchRate
+	play := func() (err error) {
+		im, err = playSeries(ctx, a, b, r.sz.inMatches, rounds)
+		return err
+	}
+	if peerRound = 0; r.goPeer != nil {
+		peerRound, err = r.goPeer.beside(rounds, play)
+	} else {
+		err = play()
+	}
 	if err != nil {
 		return err
 	}
