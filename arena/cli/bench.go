@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -41,6 +42,11 @@ func newBench() *cobra.Command {
 	cmd.Flags().StringSliceVar(&only, "only", nil, "run only these steps ("+strings.Join(bench.Steps, ", ")+"); floor, build and peer always run")
 	cmd.Flags().StringVar(&compareTo, "with", "", "with --compare: compare with this report file instead of running the bench")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		for _, step := range only {
+			if !slices.Contains(bench.Steps, step) {
+				return fmt.Errorf("%w: --only: no step %q: the steps are %s", ErrUsage, step, strings.Join(bench.Steps, ", "))
+			}
+		}
 		var old *bench.Report
 		if compare != "" {
 			var err error
