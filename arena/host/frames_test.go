@@ -19,7 +19,7 @@ type bufConn struct {
 	piece int
 }
 
-func (c *bufConn) Read(p []byte) (int, error) { return c.r.Read(p[:min(len(p), c.piece)]) }
+func (c *bufConn) Read(p []byte) (int, error)  { return c.r.Read(p[:min(len(p), c.piece)]) }
 func (c *bufConn) Write(p []byte) (int, error) { return len(p), nil }
 
 // frames builds a stream of frames with x/net's framer.
