@@ -47,6 +47,9 @@ func testLauncher(tb testing.TB) *launcher {
 
 // wantFigures is every figure a run must report, measured or with the reason it is missing.
 var wantFigures = map[string][]string{
+	"peer": {"Go peer p50", "Go peer p99", "Go peer CPU per move, host", "Go peer CPU per move, bot", "Go peer dynamite 100 rounds",
+		"Python peer p50", "Python peer p99", "Python peer CPU per move, host", "Python peer CPU per move, bot",
+		"Python peer dynamite 100 rounds"},
 	"floor": {"pipe round trip p50", "pipe round trip p99", "unix socket round trip p50", "unix socket round trip p99"},
 	"move": {"Go bot p50", "Go bot p99", "Go bot CPU per move, host", "Go bot CPU per move, bot", "Python bot p50",
 		"Python bot p99", "Python bot CPU per move, host", "Python bot CPU per move, bot", "Go bot p50, no sandbox",
@@ -136,6 +139,70 @@ func TestQuickBench(t *testing.T) {
 	for _, name := range wantFigures["languages"] {
 		if f, _ := rep.Find("languages", name); f.Missing != "" {
 			t.Errorf("languages / %s not measured: %s", name, f.Missing)
+		}
+	}
+	t.Logf("\n%s", table.String())
+}
+
+// TestPeerAnchor runs a short bench of the moves alone and checks the anchor: both peers
+// measured in the sandbox, every move figure with its multiple of the right peer, the issue's
+// targets beside them, and the table showing it all. It checks no ratio's size: that is the
+// benchmark's claim, printed, never asserted.
+func TestPeerAnchor(t *testing.T) {
+	var log bytes.Buffer
+	rep, err := Run(context.Background(), Config{Quick: true, Root: root(t), Log: &log, Only: []string{"moves"}})
+	if err != nil {
+		t.Fatalf("bench: %v\n%s", err, log.String())
+	}
+	for _, name := range wantFigures["peer"] {
+		f, ok := rep.Find("peer", name)
+		switch {
+		case !ok:
+			t.Errorf("no figure peer / %s", name)
+		case f.Missing != "":
+			t.Errorf("peer / %s not measured: %s", name, f.Missing)
+		case f.Value <= 0 && !strings.Contains(name, "CPU per move, bot"):
+			// A peer's own CPU per move can round to 0 where only /proc's ticks count it.
+			t.Errorf("peer / %s = %v %s: want positive", name, f.Value, f.Unit)
+		}
+	}
+	if rep.PeerGo <= 0 || rep.PeerPython <= 0 {
+		t.Errorf("report anchors: Go %v, Python %v: want both measured", rep.PeerGo, rep.PeerPython)
+	}
+	for _, c := range []struct{ name, peer, target string }{
+		{"Go bot p50", "Go peer", "<= 1.5x Go peer"},
+		{"Go bot p99", "Go peer", ""},
+		{"Go bot CPU per move, host", "Go peer", "<= 1.5x Go peer"},
+		{"Go bot p50, CPU clock", "Go peer", ""},
+		{"Go bot p50, no sandbox", "Go peer", ""},
+		{"Python bot p50", "Python peer", "<= 2x Python peer"},
+		{"Python bot CPU per move, host", "Python peer", "<= 1.5x Python peer"},
+		{"Python bot p50, no sandbox", "Python peer", ""},
+	} {
+		f, ok := rep.Find("move", c.name)
+		if !ok || f.Missing != "" {
+			t.Errorf("move / %s not measured: %+v", c.name, f)
+			continue
+		}
+		if f.Peer != c.peer || f.PeerX <= 0 || math.IsInf(f.PeerX, 0) {
+			t.Errorf("move / %s: %vx %q, want a positive multiple of the %s", c.name, f.PeerX, f.Peer, c.peer)
+		}
+		if f.Target != c.target || (c.target != "" && f.Holds == nil) {
+			t.Errorf("move / %s: target %q (holds %v), want %q", c.name, f.Target, f.Holds, c.target)
+		}
+	}
+	if _, ok := rep.Find("matches", "dynamite 100 rounds, Go vs Go"); ok {
+		t.Errorf("Only: moves ran the matches too")
+	}
+	var table bytes.Buffer
+	if err := rep.WriteTable(&table); err != nil {
+		t.Fatal(err)
+	}
+	f, _ := rep.Find("move", "Go bot p50")
+	for _, want := range []string{"peer (a line to a minimal stdio bot", "x peer", f.peerX(),
+		"<= 1.5x Go peer", "floor (pipe round trip p50, for reference)"} {
+		if !strings.Contains(table.String(), want) {
+			t.Errorf("table lacks %q:\n%s", want, table.String())
 		}
 	}
 	t.Logf("\n%s", table.String())

@@ -37,12 +37,12 @@ func WriteCompare(w io.Writer, aName string, a *Report, bName string, b *Report)
 		name string
 		r    *Report
 	}{{aName, a}, {bName, b}} {
-		fmt.Fprintf(w, "%s: %d CPUs, %s, %s, %s; floor %s; load %s -> %s\n", x.name, x.r.Machine.CPUs, x.r.Machine.CPUModel,
-			x.r.Machine.GoVersion, x.r.Machine.Python, fmtDur(x.r.PipeFloor), x.r.Machine.Load[0], x.r.Machine.Load[1])
+		fmt.Fprintf(w, "%s: %d CPUs, %s, %s, %s; peer Go %s, Python %s; floor %s; load %s -> %s\n", x.name, x.r.Machine.CPUs, x.r.Machine.CPUModel,
+			x.r.Machine.GoVersion, x.r.Machine.Python, peerText(x.r.PeerGo), peerText(x.r.PeerPython), fmtDur(x.r.PipeFloor), x.r.Machine.Load[0], x.r.Machine.Load[1])
 	}
 	fmt.Fprintln(w)
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintf(tw, "section\tfigure\tA\tB\tB / A\tA x pipe\tB x pipe\ttarget\tA\tB\n")
+	fmt.Fprintf(tw, "section\tfigure\tA\tB\tB / A\tA x peer\tB x peer\tA x pipe\tB x pipe\ttarget\tA\tB\n")
 	seen := map[[2]string]bool{}
 	row := func(fa, fb *Figure) {
 		f := fb
@@ -50,11 +50,16 @@ func WriteCompare(w io.Writer, aName string, a *Report, bName string, b *Report)
 			f = fa
 		}
 		seen[[2]string{f.Section, f.Name}] = true
-		val, x, ok := func(g *Figure) string {
+		val, px, x, ok := func(g *Figure) string {
 			if g == nil {
 				return "-"
 			}
 			return g.value()
+		}, func(g *Figure) string {
+			if g == nil {
+				return ""
+			}
+			return g.peerX()
 		}, func(g *Figure) string {
 			if g == nil || g.FloorX == 0 {
 				return ""
@@ -74,7 +79,7 @@ func WriteCompare(w io.Writer, aName string, a *Report, bName string, b *Report)
 		if target == "" && fa != nil {
 			target = fa.Target
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", f.Section, f.Name, val(fa), val(fb), ratio, x(fa), x(fb), target, ok(fa), ok(fb))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", f.Section, f.Name, val(fa), val(fb), ratio, px(fa), px(fb), x(fa), x(fb), target, ok(fa), ok(fb))
 	}
 	for i := range b.Figures {
 		fb := &b.Figures[i]

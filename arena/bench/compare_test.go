@@ -13,12 +13,12 @@ import (
 func TestCompareSetsTwoRunsSideBySide(t *testing.T) {
 	t.Parallel()
 	yes, no := true, false
-	a := &Report{PipeFloor: 20 * time.Microsecond, Machine: Machine{CPUs: 2, Load: [2]string{"0.5", "0.6"}}, Figures: []Figure{
-		{Section: "move", Name: "Go bot p50", Value: 100e3, Unit: "ns", FloorX: 5, Target: "<= 5x pipe", Holds: &yes},
+	a := &Report{PipeFloor: 20 * time.Microsecond, PeerGo: 80 * time.Microsecond, Machine: Machine{CPUs: 2, Load: [2]string{"0.5", "0.6"}}, Figures: []Figure{
+		{Section: "move", Name: "Go bot p50", Value: 100e3, Unit: "ns", FloorX: 5, Target: "<= 1.5x Go peer", Holds: &yes, PeerX: 1.25, Peer: "Go peer"},
 		{Section: "move", Name: "gone since", Value: 1, Unit: "x"},
 	}}
-	b := &Report{PipeFloor: 20 * time.Microsecond, Machine: Machine{CPUs: 2, Load: [2]string{"2.1", "2.0"}}, Figures: []Figure{
-		{Section: "move", Name: "Go bot p50", Value: 150e3, Unit: "ns", FloorX: 7.5, Target: "<= 5x pipe", Holds: &no},
+	b := &Report{PipeFloor: 20 * time.Microsecond, PeerGo: 80 * time.Microsecond, Machine: Machine{CPUs: 2, Load: [2]string{"2.1", "2.0"}}, Figures: []Figure{
+		{Section: "move", Name: "Go bot p50", Value: 150e3, Unit: "ns", FloorX: 7.5, Target: "<= 1.5x Go peer", Holds: &no, PeerX: 1.875, Peer: "Go peer"},
 		{Section: "move", Name: "new figure", Value: 3, Unit: "x"},
 	}}
 	dir := t.TempDir()
@@ -52,10 +52,10 @@ func TestCompareSetsTwoRunsSideBySide(t *testing.T) {
 			goRow = strings.Join(strings.Fields(line), " ")
 		}
 	}
-	if want := "move Go bot p50 100.0us 150.0us 1.50 5.0x 7.5x <= 5x pipe ✓ ✗"; goRow != want {
+	if want := "move Go bot p50 100.0us 150.0us 1.50 1.25x Go peer 1.88x Go peer 5.0x 7.5x <= 1.5x Go peer met not met"; goRow != want {
 		t.Errorf("row %q, want %q\n%s", goRow, want, text)
 	}
-	for _, want := range []string{"load 0.5 -> 0.6", "load 2.1 -> 2.0", "new figure", "gone since"} {
+	for _, want := range []string{"peer Go 80.0us, Python not measured", "load 0.5 -> 0.6", "load 2.1 -> 2.0", "new figure", "gone since"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in\n%s", want, text)
 		}

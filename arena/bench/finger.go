@@ -39,23 +39,42 @@ func PlayFinger(ctx context.Context, a, b match.Player, games int) (*match.Resul
 func (r *runner) fingerMatches(ctx context.Context) error {
 	games := r.sz.fingerGames
 	name := func(who string) string { return fmt.Sprintf("finger %d games, %s", games, who) }
-	rate := func(who string, n int, took time.Duration, steps int) {
-		r.add(Figure{Section: "matches", Name: name(who), Value: float64(n) / took.Seconds(), Unit: "/s",
-			Note: fmt.Sprintf("%d matches, %d moves each, %s per move", n, steps, fmtDur(took/time.Duration(max(n*steps, 1))))})
-	}
-	series := func(a, b match.Player, n int) (time.Duration, int, error) {
-		t0 := time.Now()
-		steps := 0
-		for range n {
-			res, err := PlayFinger(ctx, a, b, games)
-			if err != nil {
-				return 0, 0, err
-			}
-			steps = res.Steps
+	// peerRound is the peer's time per round, measured beside the last series.
+	var peerRound time.Duration
+	rate := func(who string, n int, took time.Duration, steps int, peer *peerFigures) {
+		note := fmt.Sprintf("%d matches, %d moves each, %s per move", n, steps, fmtDur(took/time.Duration(max(n*steps, 1))))
+		if peer != nil && peerRound > 0 {
+			note += fmt.Sprintf("; x peer: against a peer round (both seats) per step, %s beside it", fmtDur(peerRound))
 		}
-		return time.Since(t0), steps, nil
+		r.add(Figure{Section: "matches", Name: name(who), Value: float64(n) / took.Seconds(), Unit: "/s", Note: note})
+		if peer != nil && peerRound > 0 {
+			r.vsPeer(peer, peerRound*time.Duration(steps))
+		}
 	}
-	procs := func(who, rel string) error {
+	series := func(a, b match.Player, n int, peer *peerFigures) (time.Duration, int, error) {
+		var took time.Duration
+		steps := 0
+		play := func() error {
+			t0 := time.Now()
+			for range n {
+				res, err := PlayFinger(ctx, a, b, games)
+				if err != nil {
+					return err
+				}
+				steps = res.Steps
+			}
+			took = time.Since(t0)
+			return nil
+		}
+		var err error
+		if peerRound = 0; peer != nil {
+			peerRound, err = peer.beside(r.sz.rounds, play)
+		} else {
+			err = play()
+		}
+		return took, steps, err
+	}
+	procs := func(who, rel string, peer *peerFigures) error {
 		if _, err := os.Stat(filepath.Join(r.l.root, rel)); err != nil {
 			r.missing("matches", name(who), rel+" does not exist yet")
 			return nil
@@ -66,25 +85,25 @@ func (r *runner) fingerMatches(ctx context.Context) error {
 			return nil
 		}
 		defer players.CloseAll(bs)
-		took, steps, err := series(players.Process{Bot: bs[0]}, players.Process{Bot: bs[1]}, 1)
+		took, steps, err := series(players.Process{Bot: bs[0]}, players.Process{Bot: bs[1]}, 1, peer)
 		if err != nil {
 			return err
 		}
-		rate(who, 1, took, steps)
+		rate(who, 1, took, steps, peer)
 		return nil
 	}
-	if err := procs("Go random vs Go random", GoFingerBot); err != nil {
+	if err := procs("Go random vs Go random", GoFingerBot, r.goPeer); err != nil {
 		return err
 	}
-	if err := procs("Python vs Python", PythonFingerBot); err != nil {
+	if err := procs("Python vs Python", PythonFingerBot, r.pyPeer); err != nil {
 		return err
 	}
 	a := players.NewInProcess("random", fingerbots.Random())
 	b := players.NewInProcess("random", fingerbots.Random())
-	took, steps, err := series(a, b, r.sz.fingerIn)
+	took, steps, err := series(a, b, r.sz.fingerIn, r.goPeer)
 	if err != nil {
 		return err
 	}
-	rate("in-process house bots (ceiling)", r.sz.fingerIn, took, steps)
+	rate("in-process house bots (ceiling)", r.sz.fingerIn, took, steps, r.goPeer)
 	return nil
 }

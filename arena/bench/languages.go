@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/botarena/arena/arena/botspec"
@@ -48,6 +49,11 @@ func (r *runner) languages(ctx context.Context) error {
 			r.missing("languages", b.label+" p50", firstLine(err.Error()))
 		} else {
 			r.dur("languages", b.label+" p50", p50, "dynamite move, host.Seat.Act; the kit's own strategy")
+			// Every kit bot against the Python peer: the yardstick for a stdio program.
+			r.vsPeerP50(r.pyPeer)
+			if strings.Contains(b.label, "stdio") {
+				r.peerTarget(2)
+			}
 			if b.rel == StdioGoBot {
 				stdioGo = p50
 			}

@@ -17,6 +17,12 @@ type Figure struct {
 	Unit    string  `json:"unit"`
 	// FloorX is the value divided by the pipe round trip of the same run (time figures only).
 	FloorX float64 `json:"floor_x,omitempty"`
+	// PeerX is the figure as a multiple of the same figure of Peer, the stdio referee measured
+	// in the same run (see peer.go): value / the peer's for a time, the peer's rate / value for
+	// a rate, so that both read "costs this many times what the peer costs".
+	PeerX float64 `json:"peer_x,omitempty"`
+	// Peer names the anchor of PeerX: "Go peer" or "Python peer".
+	Peer string `json:"peer,omitempty"`
 	// Target says what the issue asks for, if it sets a target for this figure.
 	Target string `json:"target,omitempty"`
 	// Holds is set when the figure has a target.
@@ -44,7 +50,10 @@ type Report struct {
 	Took    time.Duration `json:"took_ns"`
 	// PipeFloor is the pipe round trip p50 every FloorX is relative to.
 	PipeFloor time.Duration `json:"pipe_floor_ns"`
-	Figures   []Figure      `json:"figures"`
+	// PeerGo and PeerPython are the peers' move p50s (0: not measured), the anchors of PeerX.
+	PeerGo     time.Duration `json:"peer_go_ns,omitempty"`
+	PeerPython time.Duration `json:"peer_python_ns,omitempty"`
+	Figures    []Figure      `json:"figures"`
 }
 
 // Find returns the figure with this section and name.
@@ -70,10 +79,12 @@ func (r *Report) WriteTable(w io.Writer) error {
 	if r.Machine.Python != "" {
 		fmt.Fprintf(w, ", %s", r.Machine.Python)
 	}
-	fmt.Fprintf(w, "\nfloor (pipe round trip p50): %s; took %v; load average %s at the start, %s at the end\n\n",
+	fmt.Fprintf(w, "\npeer (a line to a minimal stdio bot in the bots' sandbox and back, p50): Go %s, Python %s: x peer is a figure's multiple of its peer's\n",
+		peerText(r.PeerGo), peerText(r.PeerPython))
+	fmt.Fprintf(w, "floor (pipe round trip p50, for reference): %s; took %v; load average %s at the start, %s at the end\n\n",
 		fmtDur(r.PipeFloor), r.Took.Round(time.Millisecond), r.Machine.Load[0], r.Machine.Load[1])
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "section\tfigure\tvalue\tx pipe\ttarget\tok\tnote")
+	fmt.Fprintln(tw, "section\tfigure\tvalue\tx peer\tx pipe\ttarget\tok\tnote")
 	for _, f := range r.Figures {
 		val, x, ok := f.value(), "", ""
 		if f.FloorX > 0 {
@@ -86,7 +97,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		if f.Missing != "" {
 			note = "not measured: " + f.Missing
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", f.Section, f.Name, val, x, f.Target, ok, note)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", f.Section, f.Name, val, f.peerX(), x, f.Target, ok, note)
 	}
 	return tw.Flush()
 }
@@ -115,6 +126,22 @@ func (f Figure) value() string {
 	}
 }
 
+// peerX is how the table shows PeerX: "2.1x Go peer", three significant digits (the in-process
+// ceiling is a few thousandths of the peer).
+func (f Figure) peerX() string {
+	if f.PeerX <= 0 {
+		return ""
+	}
+	return fmt.Sprintf("%.3gx %s", f.PeerX, f.Peer)
+}
+
+func peerText(d time.Duration) string {
+	if d <= 0 {
+		return "not measured"
+	}
+	return fmtDur(d)
+}
+
 func fmtDur(d time.Duration) string {
 	switch {
 	case d >= time.Second:
@@ -131,7 +158,7 @@ func fmtDur(d time.Duration) string {
 // mark is how a target is shown: a target is a benchmark's claim, printed, never asserted.
 func mark(holds bool) string {
 	if holds {
-		return "✓"
+		return "met"
 	}
-	return "✗"
+	return "not met"
 }

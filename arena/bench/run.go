@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -33,7 +34,13 @@ type Config struct {
 	Python string
 	// Log receives one progress line per step (nil: none).
 	Log io.Writer
+	// Only runs just these steps (Steps names them; empty: all). The floor, the build and the
+	// peer always run: every other figure is relative to them.
+	Only []string
 }
+
+// Steps are the bench's steps, in the order they run.
+var Steps = []string{"floor", "build", "peer", "moves", "start-up", "languages", "matches", "payload", "memory", "scaling"}
 
 // sizes are the repetition counts of one run.
 type sizes struct {
@@ -64,7 +71,9 @@ type runner struct {
 	pipe time.Duration
 	// goP50 is the Go per-move p50 (for the match target).
 	goP50 time.Duration
-	pyErr error
+	// goPeer and pyPeer are the anchors (nil where a peer could not run).
+	goPeer, pyPeer *peerFigures
+	pyErr          error
 	// parts holds each launch's start-up breakdown, by bot.
 	parts map[string][]host.Startup
 }
@@ -97,6 +106,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	}{
 		{"floor", r.floor},
 		{"build", r.build},
+		{"peer", r.peer},
 		{"moves", r.moves},
 		{"start-up", r.startup},
 		{"languages", r.languages},
@@ -105,8 +115,17 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		{"memory", r.memory},
 		{"scaling", r.scaling},
 	}
+	for _, name := range cfg.Only {
+		if !slices.Contains(Steps, name) {
+			return nil, fmt.Errorf("bench: no step %q: the steps are %s", name, strings.Join(Steps, ", "))
+		}
+	}
+	defer func() { r.goPeer.close(); r.pyPeer.close() }()
 	r.rep.Machine.Load[0] = loadAvg()
 	for _, s := range steps {
+		if len(cfg.Only) > 0 && !slices.Contains(append([]string{"floor", "build", "peer"}, cfg.Only...), s.name) {
+			continue
+		}
 		t0 := time.Now()
 		if err := s.fn(ctx); err != nil {
 			return nil, fmt.Errorf("bench %s: %w", s.name, err)
@@ -232,10 +251,16 @@ func (r *runner) moves(ctx context.Context) error {
 		c := cpu{(selfCPU() - h0) / moves, (cpuTime(b.Pid()) - b0) / moves}
 		return s, rssTree(b.Pid()), c, err
 	}
-	cpuFigures := func(who string, c cpu, botTarget time.Duration) {
+	cpuFigures := func(who string, c cpu, botTarget time.Duration, peer *peerFigures) {
 		r.dur("move", who+" CPU per move, host", c.host, "all host threads / moves (warm-up included)")
-		r.target("<= 70us", c.host <= 70*time.Microsecond)
+		if peer != nil {
+			r.vsPeer(peer, peer.hostCPU)
+			r.peerTarget(1.5)
+		}
 		r.dur("move", who+" CPU per move, bot", c.bot, "bot process tree / moves (10 ms ticks)")
+		if peer != nil {
+			r.vsPeer(peer, peer.botCPU)
+		}
 		if botTarget > 0 {
 			r.target("<= "+fmtDur(botTarget), c.bot <= botTarget)
 		}
@@ -246,15 +271,18 @@ func (r *runner) moves(ctx context.Context) error {
 	}
 	r.goP50 = gs.P50()
 	r.dur("move", "Go bot p50", gs.P50(), "dynamite move the engine built, host.Seat.Act")
-	r.target("<= 5x pipe", float64(gs.P50()) <= 5*float64(r.pipe))
+	r.vsPeerP50(r.goPeer)
+	r.peerTarget(1.5)
 	r.dur("move", "Go bot p99", gs.P99(), "")
-	cpuFigures("Go bot", gcpu, 0)
+	r.vsPeerP99(r.goPeer)
+	cpuFigures("Go bot", gcpu, 0, r.goPeer)
 	// The CPU clock's own cost: the same moves through host.Seat.ActCPU (two cgroup reads
 	// and a poll timer per move).
 	if cs, err := r.cpuClockMoves(ctx, r.sz.goMoves); err != nil {
 		r.missing("move", "Go bot p50, CPU clock", firstLine(err.Error()))
 	} else {
 		r.dur("move", "Go bot p50, CPU clock", cs.P50(), "same moves through Seat.ActCPU (cgroup reads around each move)")
+		r.vsPeerP50(r.goPeer)
 	}
 	ps, prss, pcpu, err := measure(PythonBot, r.sz.pyMoves, host.Options{})
 	if err != nil {
@@ -265,9 +293,11 @@ func (r *runner) moves(ctx context.Context) error {
 		r.missing("move", "Python bot CPU per move, bot", r.pyErr.Error())
 	} else {
 		r.dur("move", "Python bot p50", ps.P50(), "")
-		r.target("<= 10x pipe", float64(ps.P50()) <= 10*float64(r.pipe))
+		r.vsPeerP50(r.pyPeer)
+		r.peerTarget(2)
 		r.dur("move", "Python bot p99", ps.P99(), "")
-		cpuFigures("Python bot", pcpu, 150*time.Microsecond)
+		r.vsPeerP99(r.pyPeer)
+		cpuFigures("Python bot", pcpu, 150*time.Microsecond, r.pyPeer)
 	}
 	// The same moves without the sandbox's layers (host.Options.Unconfined), to show its cost.
 	bare := host.Options{Unconfined: true}
@@ -275,6 +305,7 @@ func (r *runner) moves(ctx context.Context) error {
 		r.missing("move", "Go bot p50, no sandbox", firstLine(err.Error()))
 	} else {
 		r.dur("move", "Go bot p50, no sandbox", us.P50(), "same moves, every isolation layer off")
+		r.vsPeerP50(r.goPeer)
 	}
 	if r.pyErr != nil {
 		r.missing("move", "Python bot p50, no sandbox", r.pyErr.Error())
@@ -282,6 +313,7 @@ func (r *runner) moves(ctx context.Context) error {
 		r.missing("move", "Python bot p50, no sandbox", firstLine(err.Error()))
 	} else {
 		r.dur("move", "Python bot p50, no sandbox", us.P50(), "same moves, every isolation layer off")
+		r.vsPeerP50(r.pyPeer)
 	}
 	r.add(Figure{Section: "memory", Name: "host RSS", Value: float64(rss(os.Getpid())), Unit: "B", Note: "after the move benchmarks"})
 	r.add(Figure{Section: "memory", Name: "Go bot RSS", Value: float64(grss), Unit: "B", Note: "bot process tree, after its moves"})
@@ -452,23 +484,41 @@ func (r *runner) python() string {
 func (r *runner) matches(ctx context.Context) error {
 	rounds := r.sz.rounds
 	name := func(who string) string { return fmt.Sprintf("dynamite %d rounds, %s", rounds, who) }
-	rate := func(who string, mr MatchRate, note string) {
+	// peerRound is the peer's time per round measured beside the last series (0: no peer).
+	var peerRound time.Duration
+	rate := func(who string, mr MatchRate, note string, peer *peerFigures) {
+		if peer != nil && peerRound > 0 {
+			note += fmt.Sprintf("; x peer: against two peer matches beside it, %s a round", fmtDur(peerRound))
+		}
 		r.add(Figure{Section: "matches", Name: name(who), Value: mr.PerSecond(), Unit: "/s",
 			Note: fmt.Sprintf("%s; %d matches, %v each (p50)", note, mr.Matches, fmtDur(mr.PerMatch.P50()))})
+		if peer != nil && peerRound > 0 {
+			r.vsPeer(peer, peerRound*time.Duration(rounds))
+		}
 	}
-	series := func(rel string, n int) (MatchRate, error) {
+	series := func(rel string, n int, peer *peerFigures) (MatchRate, error) {
 		bs, err := r.l.launchN(ctx, rel, 2)
 		if err != nil {
 			return MatchRate{}, err
 		}
 		defer players.CloseAll(bs)
-		return playSeries(ctx, players.Process{Bot: bs[0]}, players.Process{Bot: bs[1]}, n, rounds)
+		var mr MatchRate
+		play := func() (err error) {
+			mr, err = playSeries(ctx, players.Process{Bot: bs[0]}, players.Process{Bot: bs[1]}, n, rounds)
+			return err
+		}
+		peerRound = 0
+		if peer == nil {
+			return mr, play()
+		}
+		peerRound, err = peer.beside(rounds, play)
+		return mr, err
 	}
-	gm, err := series(GoBot, r.sz.goMatches)
+	gm, err := series(GoBot, r.sz.goMatches, r.goPeer)
 	if err != nil {
 		return err
 	}
-	rate("Go vs Go", gm, "bots started before the clock")
+	rate("Go vs Go", gm, "bots started before the clock", r.goPeer)
 	x := float64(gm.PerMatch.P50()) / (float64(rounds) * float64(r.goP50))
 	r.add(Figure{Section: "matches", Name: "Go match / (rounds x move p50)", Value: x, Unit: "x",
 		Note: fmt.Sprintf("move p50 inside the match %s (both seats at once)", fmtDur(gm.Moves.P50()))})
@@ -476,11 +526,11 @@ func (r *runner) matches(ctx context.Context) error {
 	if r.pyErr != nil {
 		r.missing("matches", name("Python vs Python"), r.pyErr.Error())
 	} else {
-		pm, err := series(PythonBot, r.sz.pyMatches)
+		pm, err := series(PythonBot, r.sz.pyMatches, r.pyPeer)
 		if err != nil {
 			return err
 		}
-		rate("Python vs Python", pm, "bots started before the clock")
+		rate("Python vs Python", pm, "bots started before the clock", r.pyPeer)
 		// The ceiling a user of the original harness compares with: the same two bots in one
 		// Python process, played by a plain loop (bots/bench/python/inprocess.py).
 		loop, err := r.pythonLoop(ctx, rounds)
@@ -488,17 +538,29 @@ func (r *runner) matches(ctx context.Context) error {
 			r.missing("matches", name("Python in-process loop"), firstLine(err.Error()))
 		} else {
 			r.dur("matches", name("Python in-process loop"), loop, "the same two bots in one Python process, no gRPC ("+PythonLoop+")")
+			if r.pyPeer != nil && peerRound > 0 {
+				r.vsPeer(r.pyPeer, peerRound*time.Duration(rounds))
+			}
 			x := float64(pm.PerMatch.P50()) / float64(loop)
 			r.add(Figure{Section: "matches", Name: "Python match / in-process loop", Value: x, Unit: "x"})
 			r.target("<= 4x", x <= 4)
 		}
 	}
 	a, b := InProcessPair()
-	im, err := playSeries(ctx, a, b, r.sz.inMatches, rounds)
+	var im MatchRate
+	play := func() (err error) {
+		im, err = playSeries(ctx, a, b, r.sz.inMatches, rounds)
+		return err
+	}
+	if peerRound = 0; r.goPeer != nil {
+		peerRound, err = r.goPeer.beside(rounds, play)
+	} else {
+		err = play()
+	}
 	if err != nil {
 		return err
 	}
-	rate("in-process house bots (ceiling)", im, "players.InProcess: no process, no plugin")
+	rate("in-process house bots (ceiling)", im, "players.InProcess: no process, no plugin", r.goPeer)
 	return r.fingerMatches(ctx)
 }
 
@@ -566,7 +628,7 @@ func (r *runner) scaling(ctx context.Context) error {
 		r.add(Figure{Section: "scaling", Name: label + ", 2 workers", Value: two.PerSecond(), Unit: "/s"})
 		x := two.PerSecond() / one.PerSecond()
 		r.add(Figure{Section: "scaling", Name: label + ", 2 / 1 workers", Value: x, Unit: "x"})
-		r.target(">= 1.7x", x >= 1.7)
+		r.target(">= 1.8x", x >= 1.8)
 		return nil
 	}
 	if err := both("Go bots", r.sz.scaleTotal, r.l.processPair(ctx, GoBot)); err != nil {

@@ -3,6 +3,8 @@ package cli
 import (
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -16,15 +18,18 @@ func newBench() *cobra.Command {
 		asJSON, quick      bool
 		root, python       string
 		compare, compareTo string
+		only               []string
 	)
 	cmd := &cobra.Command{
 		Use:   "bench",
-		Short: "Measure the arena against the machine's floor (a pipe round trip) and print every figure",
-		Long: "bench measures, in one run: the floor (a pipe and a unix-socket round trip between two\n" +
-			"processes), a move to a trivial Go and Python bot (p50, p99), start-up, whole matches per\n" +
-			"second (process bots and in-process house bots), payload per move, memory, and scaling\n" +
-			"with 1 and 2 workers. Time figures are shown as multiples of the pipe round trip, with the\n" +
-			"targets of issues 7 and 16 beside them (✓ holds, ✗ does not: printed, never asserted). Run it\n" +
+		Short: "Measure the arena against a plain stdio referee (the peer) and print every figure",
+		Long: "bench measures, in one run: the peer (a minimal Go and Python stdio bot in the bots' sandbox,\n" +
+			"driven over plain pipes: what a Halite-style referee pays), the floor (a pipe and a unix-socket\n" +
+			"round trip), a move to a trivial Go and Python bot (p50, p99, CPU), start-up, a move in every\n" +
+			"kit language, whole matches per second (process bots and in-process house bots), payload per\n" +
+			"move, memory, and scaling with 1 and 2 workers. Move and match figures are shown as multiples\n" +
+			"of the peer's (x peer) and time figures of the pipe round trip (x pipe), with the targets of\n" +
+			"issues 7, 16 and 23 beside them (met or not met: printed, never asserted). Run it\n" +
 			"inside the repository (it builds bots/bench). --compare OLD.json sets this run beside an\n" +
 			"earlier one (written with --json); with --with NEW.json it compares two files and runs nothing.",
 		Args: cobra.NoArgs,
@@ -34,8 +39,14 @@ func newBench() *cobra.Command {
 	cmd.Flags().StringVar(&root, "root", "", "repository root (default: found from the working directory)")
 	cmd.Flags().StringVar(&python, "python", "", "Python interpreter for Python bots (default $ARENA_PYTHON or python3)")
 	cmd.Flags().StringVar(&compare, "compare", "", "set the report beside this earlier one (a file written with --json)")
+	cmd.Flags().StringSliceVar(&only, "only", nil, "run only these steps ("+strings.Join(bench.Steps, ", ")+"); floor, build and peer always run")
 	cmd.Flags().StringVar(&compareTo, "with", "", "with --compare: compare with this report file instead of running the bench")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		for _, step := range only {
+			if !slices.Contains(bench.Steps, step) {
+				return fmt.Errorf("%w: --only: no step %q: the steps are %s", ErrUsage, step, strings.Join(bench.Steps, ", "))
+			}
+		}
 		var old *bench.Report
 		if compare != "" {
 			var err error
@@ -52,7 +63,7 @@ func newBench() *cobra.Command {
 			}
 			return bench.WriteCompare(cmd.OutOrStdout(), "A "+compare, old, "B "+compareTo, rep)
 		}
-		rep, err := bench.Run(cmd.Context(), bench.Config{Quick: quick, Root: root, Python: python, Log: cmd.ErrOrStderr()})
+		rep, err := bench.Run(cmd.Context(), bench.Config{Quick: quick, Root: root, Python: python, Log: cmd.ErrOrStderr(), Only: only})
 		if err != nil {
 			return err
 		}

@@ -51,6 +51,7 @@ func TestBadInputGetsClearErrors(t *testing.T) {
 		{"unknown clock mode", []string{"play", "dynamite", "--clock-mode", "cputime", paper, paper}, 2,
 			[]string{"--clock-mode", `unknown clock mode "cputime"`, "use cpu"}},
 		{"bench --with alone", []string{"bench", "--with", garbage}, 2, []string{"--with needs --compare"}},
+		{"bench --only a step it has not", []string{"bench", "--only", "moves,nosuch"}, 2, []string{`no step "nosuch"`, "moves, start-up"}},
 		{"bench --compare a broken report", []string{"bench", "--compare", garbage, "--with", garbage}, 1,
 			[]string{"not an arena bench report", "arena bench --json"}},
 	}

@@ -289,6 +289,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 			grpc.WithInitialWindowSize(1 << 20), grpc.WithInitialConnWindowSize(1 << 20),
 		},
 	}
+	cfg.GRPCDialOptions = append(cfg.GRPCDialOptions, guardFrames(cfg, b.flooded)) // frames.go
 	var clientPEM string
 	if !opt.GoPluginAutoMTLS {
 		tc, pemText, err := clientTLS()

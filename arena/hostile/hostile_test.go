@@ -173,6 +173,7 @@ func TestHostileBots(t *testing.T) {
 		{bot: g("slowend"), fault: game.FaultTimeout, detail: "(End)", anyRound: true},
 		{bot: g("sideflood")},
 		{bot: g("streamflood"), fault: game.FaultGarbage, detail: "answered step -1 to request 3"},
+		{bot: g("pingflood"), fault: game.FaultCrash, detail: "connection flood", also: []string{"HTTP/2 control frames (the last a PING)", "over the limit of"}},
 		{bot: py("bigexception"), fault: game.FaultCrash, detail: "bytes cut", also: []string{"Traceback (most recent call last):", "ValueError: head xxx", "xxx tail"}},
 		{bot: py("deeptrace"), fault: game.FaultCrash, detail: "Traceback (most recent call last):",
 			also: []string{"deeptrace.py\", line 23, in move", "copy.deepcopy(nested(300))", "deeptrace.py\", line 10, in __deepcopy__",

@@ -33,6 +33,10 @@ func Main(name string) {
 		child(c)
 		return
 	}
+	if name == PingFlood {
+		servePingFlood()
+		return
+	}
 	if isRaw(name) {
 		serveRaw(name)
 		return
