@@ -607,7 +607,7 @@ func (s *Server) apiAnnouncement(w http.ResponseWriter, r *http.Request) {
 func cleanAnnouncement(text string) (string, error) {
 	text = strings.TrimSpace(strings.ReplaceAll(text, "\r\n", "\n"))
 	if len(text) > MaxAnnouncement {
-		return "", bad(http.StatusBadRequest, "the announcement has %d bytes; at most %d", len(text), MaxAnnouncement)
+		return "", bad(http.StatusBadRequest, "the announcement has %d bytes, more than %d: shorten it", len(text), MaxAnnouncement)
 	}
 	if !utf8.ValidString(text) || strings.ContainsFunc(text, func(c rune) bool { return c != '\n' && unicode.IsControl(c) }) {
 		return "", bad(http.StatusBadRequest, "the announcement holds control characters: give plain text (line breaks are kept)")

@@ -24,6 +24,7 @@ import (
 	"github.com/botarena/arena/arena/queue"
 	"github.com/botarena/arena/arena/queue/queuetest"
 	"github.com/botarena/arena/arena/store"
+	"github.com/botarena/arena/internal/slack"
 	"github.com/botarena/arena/arena/tournament"
 	"github.com/botarena/arena/arena/upload"
 )
@@ -272,8 +273,10 @@ func (c *client) uploadAPI(game, name, filename string, data []byte, want int) V
 // waitVersion polls the API until a version's validation ends.
 func (c *client) waitVersion(id int64) VersionView {
 	c.e.t.Helper()
-	// A Go bot's first build may warm the compiler cache for this checkout (a minute or more).
-	deadline := time.Now().Add(4 * time.Minute)
+	// A Go bot's first build may warm the compiler cache for this checkout (a minute or more
+	// on a quiet machine, several on a busy one).
+	wait := slack.Of(c.e.t, 4*time.Minute)
+	deadline := time.Now().Add(wait)
 	for time.Now().Before(deadline) {
 		var v VersionView
 		c.apiJSON("GET", fmt.Sprintf("/api/v1/versions/%d", id), nil, http.StatusOK, &v)
@@ -282,14 +285,14 @@ func (c *client) waitVersion(id int64) VersionView {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	c.e.t.Fatalf("version %d still validating after 4 minutes", id)
+	c.e.t.Fatalf("version %d still validating after %v", id, wait)
 	return VersionView{}
 }
 
 // waitMatches polls the leaderboard until the bot has played n ladder matches.
 func (c *client) waitMatches(game, bot string, n int) BoardRow {
 	c.e.t.Helper()
-	deadline := time.Now().Add(120 * time.Second)
+	deadline := time.Now().Add(slack.Of(c.e.t, 2*time.Minute))
 	for time.Now().Before(deadline) {
 		var lb struct{ Leaderboard []BoardRow }
 		c.apiJSON("GET", "/api/v1/games/"+game+"/leaderboard", nil, http.StatusOK, &lb)
@@ -300,7 +303,7 @@ func (c *client) waitMatches(game, bot string, n int) BoardRow {
 		}
 		time.Sleep(200 * time.Millisecond)
 	}
-	c.e.t.Fatalf("%s has not played %d ladder matches after 120 s", bot, n)
+	c.e.t.Fatalf("%s has not played %d ladder matches in time", bot, n)
 	return BoardRow{}
 }
 
