@@ -144,7 +144,8 @@ type clockWatch struct {
 // written is what a transport calls once the request's last byte is in the bot's socket (its
 // write returned): from then on the bot has its request, and its waiting is its own. Without
 // it the clock takes the bot's first CPU time after the request was sent as the moment (a
-// bot that uses none is charged once the host's polls show that the host was not late).
+// bot that uses none is charged at the stall limit once the host's polls show that the host
+// was not starved).
 func (w *clockWatch) written() {
 	w.mu.Lock()
 	w.started = true
@@ -249,9 +250,10 @@ func (w *clockWatch) poll() {
 	case confirmed:
 		w.expire(CauseWait)
 		return
-	case wall >= w.stall && !w.started && w.hostLag < w.cap && w.idle():
-		// Never started while the host's own polls ran on time and no thread of the bot
-		// waited for a CPU: the request was there to be read, and the bot did not read it.
+	case wall >= w.stall && !w.started && w.hostLag < w.stall/2 && w.idle():
+		// Never started while the host's own polls ran on time at least half the time (its
+		// writer had ample chances to send the request) and no thread of the bot waits for a
+		// CPU: the request was there to be read, and the bot did not read it.
 		w.expire(CauseWait)
 		return
 	case wall >= w.stall:
@@ -263,7 +265,10 @@ func (w *clockWatch) poll() {
 	next := w.cap - own
 	switch {
 	case !w.based && w.runq:
-		next = max(w.limit-wall, w.recheck())
+		// Waiting for the baseline, or for the bot to start: every half budget (how late
+		// polls run is the host's lateness, and frequent polls would add up their timers'
+		// ordinary slack as if it were).
+		next = max(w.limit-wall, w.limit/2)
 	case runnable > 0 || own >= w.cap:
 		next = w.recheck()
 	}
