@@ -171,6 +171,21 @@ func runAct(act string) int {
 		}
 		say("spinning")
 		select {}
+	case "spinnice":
+		// Four threads that lower their own priority (nice 19) and spin: runnable, and
+		// waiting for a CPU behind everything else by their own choice.
+		for i := 0; i < 4; i++ {
+			go func() {
+				runtime.LockOSThread()
+				if err := unix.Setpriority(unix.PRIO_PROCESS, unix.Gettid(), 19); err != nil {
+					say("nice fail: %v", err)
+				}
+				for {
+				}
+			}()
+		}
+		say("spinning")
+		select {}
 	case "stop":
 		say("stopping")
 		syscall.Kill(os.Getpid(), syscall.SIGSTOP)

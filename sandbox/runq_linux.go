@@ -7,32 +7,51 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"sync"
 	"time"
 )
 
-// RunQueueDelay is how long the tree's threads have been runnable but waiting for a CPU (the
-// scheduler's run-queue delay), summed over the threads now in its cgroup: the second field
-// of /proc/<tid>/schedstat, which counts from each thread's birth. ok is false where no cgroup
-// lists the threads or the kernel keeps no schedstat. The CPU clock subtracts it from a move's
-// wall time, so that the bot's wall cap counts what it chose (its CPU and its own waits) and
-// never the machine's load.
-//
-// A thread that has exited takes its delay with it, so a reading can only fall short: the
-// bot is then charged more of its wall time, never less. The cost is one read of the cgroup's
-// thread list and one of each thread's schedstat (about 10 us per thread), which is why the
-// host reads it only for moves whose wall time nears their cap.
-func (p *Process) RunQueueDelay() (time.Duration, bool) {
-	if p == nil || p.cg == nil {
-		return 0, false
-	}
-	return p.cg.runQueueDelay()
+// RunQueue is one reading of how the machine treats the tree's threads, for a clock that
+// charges a bot what it chose (its CPU and its own waits) and never a busy machine.
+type RunQueue struct {
+	// Delay is how long the threads have been runnable but waiting for a CPU (the scheduler's
+	// run-queue delay), summed over the threads now in the tree's cgroup: the second field of
+	// /proc/<tid>/schedstat, which counts from each thread's birth. The kernel adds a wait to
+	// it only when the thread gets a CPU, so a wait still going on is not in it (see Runnable).
+	Delay time.Duration
+	// Runnable is how many threads are runnable now (on a CPU or waiting for one): while one
+	// is, the tree is not waiting by choice, and a wait it is in will show in a later Delay.
+	Runnable int
 }
 
-// runQueueDelay sums the run-queue delay of the threads of the cgroup that counts CPU.
-func (c *cgroup) runQueueDelay() (time.Duration, bool) {
+// ReadRunQueue reads the tree's run queue (see RunQueue). ok is false where no cgroup lists
+// the threads or the kernel keeps no schedstat.
+//
+// A thread that lowered its own priority (a nice value above the host's, which the bot
+// inherits; SCHED_IDLE) chose to wait behind the machine's other work: its delay is not counted and it is not counted runnable,
+// or a bot could park such a thread on the run queue to make its own sleep look like the
+// machine's. A thread that has exited takes its delay with it, so a reading can only fall
+// short: the bot is then charged more of its wall time, never less. The cost is one read of
+// the cgroup's thread list and two small /proc reads per thread (about 20 us per thread),
+// which is why the host reads it only for moves whose wall time passes their budget.
+func (p *Process) ReadRunQueue() (RunQueue, bool) {
+	if p == nil || p.cg == nil {
+		return RunQueue{}, false
+	}
+	return p.cg.runQueue()
+}
+
+// RunQueueDelay is ReadRunQueue's Delay.
+func (p *Process) RunQueueDelay() (time.Duration, bool) {
+	q, ok := p.ReadRunQueue()
+	return q.Delay, ok
+}
+
+// runQueue reads the threads of the cgroup that counts CPU.
+func (c *cgroup) runQueue() (RunQueue, bool) {
 	dir, ok := c.dirs[cgCPUAcct]
 	if !ok {
-		return 0, false
+		return RunQueue{}, false
 	}
 	list := "tasks"
 	if c.v2[cgCPUAcct] {
@@ -40,23 +59,78 @@ func (c *cgroup) runQueueDelay() (time.Duration, bool) {
 	}
 	b, err := os.ReadFile(filepath.Join(dir, list))
 	if err != nil {
-		return 0, false
+		return RunQueue{}, false
 	}
-	var sum time.Duration
-	var buf [128]byte
+	var q RunQueue
+	var buf [1024]byte
 	for _, f := range bytes.Fields(b) {
 		tid, err := strconv.Atoi(string(f))
 		if err != nil {
 			continue
 		}
+		runnable, lowered, ok := schedState(tid, buf[:], hostNice())
+		if !ok || lowered {
+			continue // gone since the list was read, or waiting by its own choice
+		}
 		d, ok := schedDelay(tid, buf[:])
 		if !ok {
-			continue // gone since the list was read
+			continue
 		}
-		sum += d
+		q.Delay += d
+		if runnable {
+			q.Runnable++
+		}
 	}
-	return sum, true
+	return q, true
 }
+
+// schedIdle is the SCHED_IDLE policy: a thread that runs only when nothing else wants a CPU.
+const schedIdle = 5
+
+// schedState reads one thread's /proc/<tid>/stat: whether it is runnable (state R) and
+// whether it lowered its own priority (nice above base, or SCHED_IDLE). The fields after the
+// command's closing parenthesis are the state (field 3), ..., nice (19), ..., policy (41).
+func schedState(tid int, buf []byte, base int) (runnable, lowered, ok bool) {
+	f, err := os.Open("/proc/" + strconv.Itoa(tid) + "/stat")
+	if err != nil {
+		return false, false, false
+	}
+	n, _ := f.Read(buf)
+	_ = f.Close()
+	i := bytes.LastIndexByte(buf[:n], ')')
+	if i < 0 {
+		return false, false, false
+	}
+	fields := bytes.Fields(buf[i+1 : n])
+	if len(fields) < 39 {
+		return false, false, false
+	}
+	nice, _ := strconv.Atoi(string(fields[16]))
+	policy, _ := strconv.Atoi(string(fields[38]))
+	return fields[0][0] == 'R', nice > base || policy == schedIdle, true
+}
+
+// hostNice is the host's own nice value, which every bot starts with (a host started with
+// nice -n 5 starts its bots at 5: that is not their choice).
+var hostNice = sync.OnceValue(func() int {
+	var buf [1024]byte
+	f, err := os.Open("/proc/self/stat")
+	if err != nil {
+		return 0
+	}
+	n, _ := f.Read(buf[:])
+	_ = f.Close()
+	i := bytes.LastIndexByte(buf[:n], ')')
+	if i < 0 {
+		return 0
+	}
+	fields := bytes.Fields(buf[i+1 : n])
+	if len(fields) < 17 {
+		return 0
+	}
+	nice, _ := strconv.Atoi(string(fields[16]))
+	return nice
+})
 
 // schedDelay reads one thread's run-queue delay: /proc/<tid>/schedstat is
 // "<ns on CPU> <ns waiting on a run queue> <timeslices>".

@@ -4,6 +4,9 @@ package sandbox
 
 import (
 	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -31,6 +34,59 @@ func TestRunQueueDelayCountsTheWaitForACPU(t *testing.T) {
 		t.Fatalf("in %v of wall time: CPU %v, run-queue delay %v: want the delay above the CPU time, under 5 x the wall time (4 spinners and the main thread)", wall, cpu, rq)
 	}
 	t.Logf("in %v: CPU %v, run-queue delay %v", wall, cpu, rq)
+}
+
+// A thread that lowers its own priority chose its wait for a CPU: four threads that spin at
+// nice 19 (always runnable, waiting behind everything else on the machine) add nothing to the
+// run queue the clock subtracts and are never counted runnable, or a bot could park such
+// threads to make its own sleep look like the machine's. No quota: a throttled cgroup would
+// make the runtime's own threads wait too.
+func TestRunQueueLeavesOutThreadsThatLoweredTheirPriority(t *testing.T) {
+	t.Parallel()
+	need(t, LayerCPU)
+	r := start(t, "spinnice", Limits{CPUs: -1})
+	r.line(t, "spinning", 5*time.Second)
+	q0, ok := r.p.ReadRunQueue()
+	if !ok {
+		t.Fatal("no run queue where the CPU layer is active")
+	}
+	all0 := allDelay(t, r.p)
+	c0, _ := r.p.CPUTime()
+	most := 0
+	for range 5 {
+		time.Sleep(100 * time.Millisecond)
+		q, _ := r.p.ReadRunQueue()
+		most = max(most, q.Runnable)
+	}
+	q1, _ := r.p.ReadRunQueue()
+	all, cpu := allDelay(t, r.p)-all0, time.Duration(0)
+	c1, _ := r.p.CPUTime()
+	cpu = c1 - c0
+	counted := q1.Delay - q0.Delay
+	t.Logf("in 500ms: CPU %v, run-queue delay of all threads %v, counted %v, at most %d counted runnable", cpu, all, counted, most)
+	if cpu < 20*time.Millisecond {
+		t.Fatalf("the niced threads used %v of CPU time in 500ms: they are not spinning", cpu)
+	}
+	if most >= 4 || 2*counted > all {
+		t.Fatalf("counted %v of the threads' %v run-queue delay and up to %d runnable threads: the niced spinners' own choice counted as the machine's", counted, all, most)
+	}
+}
+
+// allDelay is the run-queue delay of every thread of p's cgroup, whatever its priority.
+func allDelay(t *testing.T, p *Process) time.Duration {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(p.cg.dirs[cgCPUAcct], map[bool]string{true: "cgroup.threads", false: "tasks"}[p.cg.v2[cgCPUAcct]]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum time.Duration
+	var buf [128]byte
+	for _, f := range strings.Fields(string(b)) {
+		tid, _ := strconv.Atoi(f)
+		d, _ := schedDelay(tid, buf[:])
+		sum += d
+	}
+	return sum
 }
 
 // BenchmarkRunQueueDelay measures one run-queue reading of a tree with several threads (the

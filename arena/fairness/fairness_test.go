@@ -42,12 +42,11 @@ func TestMain(m *testing.M) {
 // match runs at wallFactor.
 const budget = 50 * time.Millisecond
 
-// wallFactor is the wall cap the test asserts under. The default (match.DefaultWallFactor, 3)
-// does not hold yet with the machine oversubscribed: honest stdio and Python bots are still
-// charged "its own waiting" for time the run-queue reading does not explain (at 10 a stdio
-// bot was once charged 481ms of own waiting with 19ms of CPU), so issue 22 stays open;
-// BenchmarkFairClock prints the figures at the default.
-const wallFactor = 40
+// wallFactor is the wall cap the test asserts under: the default users get. Under the hog an
+// honest bot's move takes several times its budget in wall time; the clock charges none of it
+// (the wait for a CPU, the request's way to the bot, the host's own lateness), so the
+// default cap holds for honest bots and still stops a sleeper.
+const wallFactor = match.DefaultWallFactor
 
 // The bots. Honest ones spend 80 % of each move's budget in CPU time (by their own count);
 // the others break a limit from round 3 on (ponder: from round 2).
@@ -93,7 +92,8 @@ func hog(t testing.TB) {
 	t.Helper()
 	for range 2 * runtime.NumCPU() {
 		c := exec.Command("/bin/sh", "-c", "while :; do :; done")
-		c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+		// Pdeathsig: a test binary that dies (a panic, a timeout) takes its hog with it.
+		c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 		if err := c.Start(); err != nil {
 			t.Fatal(err)
 		}
@@ -112,13 +112,18 @@ type played struct {
 	stalls int
 }
 
+// maxStalls is how often a match may be voided by a machine stall and played again: a stall
+// charges no bot (what the test asserts is that no honest bot is charged), but a machine
+// busier than the hog (other work beside the test) stalls a 50 ms move now and then.
+const maxStalls = 6
+
 // play runs one dynamite match of bot (seat 0) against a house bot on the CPU clock at the
 // default wall factor; a match the machine stalls is played again, as the runner does.
 func play(t testing.TB, bot string, rounds int) played {
 	t.Helper()
 	for stalls := 0; ; stalls++ {
 		res, rec, err := playOnce(t, bot, rounds)
-		if errors.Is(err, match.ErrStalled) && stalls < 3 {
+		if errors.Is(err, match.ErrStalled) && stalls < maxStalls {
 			t.Logf("%s: %v (played again)", bot, err)
 			continue
 		}
@@ -225,13 +230,15 @@ func TestCPUClockUnderLoad(t *testing.T) {
 			t.Parallel()
 			// 30 % in its move, 90 % between moves: only the pondering can put it over. The
 			// pondering after answer k overlaps request k+1 when the host is quick, so the
-			// charge lands in round 2 or, on a loaded machine, round 3.
+			// charge lands in round 2 or, on a loaded machine, round 3; on a machine busier
+			// than the hog the pondering thread falls further behind (each round adds 20 % of
+			// a budget more than a move may use), and the charge comes by round 5.
 			p := play(t, goPonderer, 10)
 			last := p.moves[len(p.moves)-1]
 			f := p.res.Outcome.Faults
-			if len(f) != 1 || f[0].Seat != 0 || last.Fault == nil || len(p.moves) > 3 ||
+			if len(f) != 1 || f[0].Seat != 0 || last.Fault == nil || len(p.moves) > 5 ||
 				!strings.Contains(f[0].Detail, "timeout (CPU budget)") || !strings.Contains(f[0].Detail, "pondering included") {
-				t.Fatalf("faults %+v after %d moves, want a CPU timeout by round 3", f, len(p.moves))
+				t.Fatalf("faults %+v after %d moves, want a CPU timeout by round 5", f, len(p.moves))
 			}
 			t.Logf("%s", f[0].Detail)
 		})

@@ -99,6 +99,12 @@ const MinPoll = time.Millisecond
 // limit, its own time (wall minus run-queue delay) against cap, its wall time against the
 // stall limit. mu orders the poller against the move's end, so a late poll never stops the
 // next move.
+//
+// What the machine causes is never the bot's own time: the wait for the request to reach it
+// (the host's writer, a bridge, the bot's wake-up all waiting for a CPU), its threads' waits
+// for a CPU (finished ones from schedstat, and a wait still going on while a thread is
+// runnable), and the host's own lateness (its polls running late). What is left, the bot's
+// sleeping or blocking, is capped.
 type clockWatch struct {
 	mu    sync.Mutex
 	timer *time.Timer
@@ -108,6 +114,10 @@ type clockWatch struct {
 	t0    time.Time
 	// c0 is the CPU reading the move is charged from; limit its CPU budget.
 	c0, limit time.Duration
+	// cBegin is the CPU reading when the request was sent: the bot has started on the move
+	// once its CPU time moves past it (started).
+	cBegin  time.Duration
+	started bool
 	// cap is the wall cap on the bot's own time; stall the wall time at which the machine is
 	// blamed.
 	cap, stall time.Duration
@@ -122,6 +132,33 @@ type clockWatch struct {
 	due     time.Time
 	hostLag time.Duration
 	cause   Cause
+	// over is set by a poll that found the bot's own time past its cap: the next poll, a
+	// recheck later, charges it if it still is (an answer that had arrived as the first poll
+	// ran, unread while the host waited for a CPU, ends the move in between).
+	over bool
+	// pending, where the move's transport can tell, reports that the bot has written an
+	// answer the host has not read yet: the host is late, not the bot (see answerPending).
+	pending func() bool
+}
+
+// written is what a transport calls once the request's last byte is in the bot's socket (its
+// write returned): from then on the bot has its request, and its waiting is its own. Without
+// it the clock takes the bot's first CPU time after the request was sent as the moment (a
+// bot that uses none is charged at the stall limit once the host's polls show that the host
+// was not starved).
+func (w *clockWatch) written() {
+	w.mu.Lock()
+	w.started = true
+	w.mu.Unlock()
+}
+
+// answerPending sets how the clock asks the move's transport whether an answer is waiting unread
+// (nil: it cannot tell). A poll that finds the bot's own time past its cap does not charge
+// it while one is.
+func (w *clockWatch) answerPending(f func() bool) {
+	w.mu.Lock()
+	w.pending = f
+	w.mu.Unlock()
 }
 
 // begin arms the watch for a move charged from CPU reading c0.
@@ -132,9 +169,10 @@ func (w *clockWatch) begin(proc *sandbox.Process, c0, limit, cap time.Duration, 
 		w.timer = time.AfterFunc(time.Hour, w.poll)
 	}
 	w.proc, w.stop, w.t0, w.c0, w.limit, w.cap = proc, stop, time.Now(), c0, limit, cap
+	w.cBegin, _ = proc.CPUTime()
 	w.stall = cap * StallFactor
 	w.armed, w.based, w.runq, w.rq0, w.rq, w.w0, w.cause = true, false, true, 0, 0, 0, CauseNone
-	w.hostLag = 0
+	w.started, w.hostLag, w.over = false, 0, false
 	w.arm(nextPoll(limit, limit))
 }
 
@@ -149,20 +187,28 @@ func (w *clockWatch) end() MoveUsage {
 	// The run queue as of now, for an answer or a CPU overrun; a move stopped for its own
 	// waiting or by the machine keeps the reading it was stopped on.
 	if w.based && (w.cause == CauseNone || w.cause == CauseCPU) {
-		if r, ok := w.readRQ(); ok {
-			w.rq = max(r-w.rq0, 0)
+		if q, ok := w.readRQ(); ok {
+			w.rq = max(q.Delay-w.rq0, 0)
 		}
 	}
-	u.RunQueue = min(w.rq+w.late()+w.hostLag, u.Wall)
+	u.RunQueue = min(w.rq+w.late(u.Wall, u.CPU)+w.hostLag, u.Wall)
+	if w.cause == CauseWait && !w.based {
+		u.RunQueue = min(w.hostLag, u.Wall) // it never read its request: see poll
+	}
 	w.mu.Unlock()
 	u.Own = u.Wall - u.RunQueue
 	u.OverCPU = u.Cause == CauseCPU
 	return u
 }
 
+// recheck is how soon a poll looks again at a move whose own time cannot be told yet: the
+// bot has not started on it, or a thread of it is runnable (its wait is not counted yet).
+func (w *clockWatch) recheck() time.Duration { return max(w.limit/8, MinPoll) }
+
 // poll checks the running move and stops it at the first limit it has passed; otherwise it
 // sets the next reading for when a limit could be reached at the earliest. The run queue is
-// read only past the move's CPU budget in wall time (a baseline) and past its wall cap.
+// read only past the move's CPU budget in wall time (a baseline, once the bot has started on
+// the move) and past its wall cap.
 func (w *clockWatch) poll() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
@@ -178,19 +224,36 @@ func (w *clockWatch) poll() {
 		w.expire(CauseCPU)
 		return
 	}
-	if !w.based && wall >= w.limit && w.runq {
-		w.rq0, w.runq = w.readRQ()
-		w.based, w.w0, w.c0base = true, wall, used
+	w.started = w.started || c > w.cBegin
+	if !w.based && wall >= w.limit && w.runq && w.started {
+		var q sandbox.RunQueue
+		q, w.runq = w.readRQ()
+		w.rq0, w.based, w.w0, w.c0base = q.Delay, true, wall, used
 	}
-	own := wall
-	if wall >= w.cap && w.based && w.runq {
-		if r, ok := w.readRQ(); ok {
-			w.rq = max(r-w.rq0, 0)
-		}
-		own = wall - min(w.rq+w.late()+w.hostLag, wall)
-	}
+	own, runnable := wall, 0
 	switch {
-	case own >= w.cap:
+	case w.runq && !w.based:
+		// Not started (or quicker than its budget so far): all of it is before the baseline.
+		own = wall - w.late(wall, used)
+	case w.based && wall >= w.cap:
+		if q, ok := w.readRQ(); ok {
+			w.rq, runnable = max(q.Delay-w.rq0, 0), q.Runnable
+		}
+		own = wall - min(w.rq+w.late(wall, used)+w.hostLag, wall)
+	}
+	// Past its cap with no thread waiting for a CPU and no answer waiting for the host: the bot
+	// is waiting by its own choice, charged at the second such poll in a row.
+	overCap := own >= w.cap && runnable == 0 && (w.pending == nil || !w.pending())
+	confirmed := overCap && w.over
+	w.over = overCap
+	switch {
+	case confirmed:
+		w.expire(CauseWait)
+		return
+	case wall >= w.stall && !w.started && w.hostLag < w.stall/2 && w.idle():
+		// Never started while the host's own polls ran on time at least half the time (its
+		// writer had ample chances to send the request) and no thread of the bot waits for a
+		// CPU: the request was there to be read, and the bot did not read it.
 		w.expire(CauseWait)
 		return
 	case wall >= w.stall:
@@ -200,30 +263,47 @@ func (w *clockWatch) poll() {
 	// The next wall event: the baseline at the budget, the cap, then the earliest the bot's
 	// own time can reach the cap, and never past the stall limit.
 	next := w.cap - own
-	if !w.based && w.runq {
-		next = w.limit - wall
+	switch {
+	case !w.based && w.runq:
+		// Waiting for the baseline, or for the bot to start: every half budget (how late
+		// polls run is the host's lateness, and frequent polls would add up their timers'
+		// ordinary slack as if it were).
+		next = max(w.limit-wall, w.limit/2)
+	case runnable > 0 || own >= w.cap:
+		next = w.recheck()
 	}
 	next = min(next, w.stall-wall)
 	w.arm(nextPoll(w.limit-used, max(next, MinPoll)))
 }
 
+// idle reports whether no thread of the bot is runnable now.
+func (w *clockWatch) idle() bool {
+	q, ok := w.readRQ()
+	return ok && q.Runnable == 0
+}
+
 // late is the part of the wall time before the baseline that is not counted as the bot's:
 // all of it but the CPU time the bot used by then. The run queue is read only once a move's
-// wall time passes its budget (lazily: quick moves never read it), so what came before is not
-// known; counting it as the machine's, not the bot's, keeps every honest bot uncharged (a
-// bot that sleeps gets at most one budget more before its cap, and is charged then).
-func (w *clockWatch) late() time.Duration {
-	if !w.based || !w.runq {
+// wall time passes its budget and the bot has started on it (lazily: quick moves never read
+// it), so what came before is not known; counting it as the machine's, not the bot's, keeps
+// every honest bot uncharged (a bot that sleeps gets at most one budget more before its cap,
+// and is charged then). Before the baseline (wall and used are the move's figures now) all
+// of it is.
+func (w *clockWatch) late(wall, used time.Duration) time.Duration {
+	switch {
+	case !w.runq:
 		return 0
+	case !w.based:
+		return max(wall-used, 0)
 	}
 	return max(w.w0-w.c0base, 0)
 }
 
-// readRQ is the machine's delay so far as the clock counts it: the run-queue delay of the
-// bot's threads. (The host's own threads' delay is not added: summed over a busy host's
-// threads it exceeds the wall time, and a sleeper would then look stalled by the machine.)
-func (w *clockWatch) readRQ() (time.Duration, bool) {
-	return w.proc.RunQueueDelay()
+// readRQ is the machine's delay so far as the clock counts it: the run queue of the bot's
+// threads. (The host's own threads' delay is not added: summed over a busy host's threads it
+// exceeds the wall time, and a sleeper would then look stalled by the machine.)
+func (w *clockWatch) readRQ() (sandbox.RunQueue, bool) {
+	return w.proc.ReadRunQueue()
 }
 
 // arm sets the next poll.

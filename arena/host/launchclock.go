@@ -75,12 +75,16 @@ func (w *launchWatch) check() error {
 	if wall < w.allow {
 		return nil
 	}
-	if rq, ok := w.proc.RunQueueDelay(); ok {
-		u.RunQueue = min(rq, wall)
+	runnable := 0
+	if q, ok := w.proc.ReadRunQueue(); ok {
+		u.RunQueue = min(q.Delay, wall)
 		u.Own = wall - u.RunQueue
+		runnable = q.Runnable
 	}
 	switch {
-	case u.Own >= w.allow:
+	case u.Own >= w.allow && runnable == 0:
+		// (A runnable thread's wait for a CPU is counted only once it gets one: while one
+		// is runnable the bot is not waiting by choice, and the next check counts it.)
 		return fmt.Errorf("%w within its start-up allowance of %v of its own time (%s)", ErrNoHandshake, w.allow, u.Figures())
 	case wall >= StallFactor*w.allow:
 		return fmt.Errorf("%w: the machine stalled its start (%s); charged to no bot", ErrStalled, u.Figures())
