@@ -1,6 +1,7 @@
 // Package handshake is the part of the bot contract that the arena host and every Go bot share:
 // the go-plugin handshake (protocol version, magic cookie), the plugin name and the plugin type
-// that carries BotService. It is the only part of the SDK the host imports.
+// that carries BotService, and the fast lane's framing (lane.go). It is the only part of the
+// SDK the host imports.
 package handshake
 
 import (
