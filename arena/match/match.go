@@ -4,8 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -517,7 +517,7 @@ func (o Options) wallCap(limit time.Duration) time.Duration {
 
 // move is one seat's move of a step: its limits, as send and post work them out.
 type move struct {
-	budget, limit, wallCap time.Duration
+	budget, limit, wallCap  time.Duration
 	clocked, byCPU, byClock bool
 	cpuConn                 CPUConn
 	// t0 is when a posted move was sent; meter and cpu0 measure it (MeasureMoves, wall clock).
