@@ -1,6 +1,7 @@
 package handshake
 
 import (
+	"bufio"
 	"context"
 	"encoding/binary"
 	"fmt"
@@ -67,16 +68,33 @@ func AppendFrame(b []byte, m proto.Message) ([]byte, error) {
 }
 
 // ServeLane answers the moves that arrive on lane with act until the lane closes (the host
-// is gone), one at a time in the order they come: a request is an ActRequest frame, each
-// answer an ActResponse frame echoing the request's match_id, seat and step. A frame over
-// MaxRequest or one that is not an ActRequest ends the lane with an error.
+// is gone): a request is an ActRequest frame, each answer an ActResponse frame echoing the
+// request's match_id, seat and step. A request is answered on the reading goroutine, unless
+// more requests are already waiting behind it (the host asks every seat of a step at once:
+// realtv's eleven seats of one process): then it is answered on a goroutine of its own, so
+// the seats of a process think at once, as they do on gRPC. A frame over MaxRequest or one
+// that is not an ActRequest ends the lane with an error.
 func ServeLane(lane io.ReadWriter, act func(req *arenav1.ActRequest, resp *arenav1.ActResponse)) error {
+	br := bufio.NewReaderSize(lane, 64<<10)
 	var head [LaneHeader]byte
 	var in []byte
+	var wmu sync.Mutex
 	out := make([]byte, 0, 512)
+	answer := func(req *arenav1.ActRequest, resp *arenav1.ActResponse) error {
+		act(req, resp)
+		resp.MatchId, resp.Seat, resp.Step = req.GetMatchId(), req.GetSeat(), req.GetStep()
+		wmu.Lock()
+		defer wmu.Unlock()
+		var err error
+		if out, err = AppendFrame(out[:0], resp); err != nil {
+			return err
+		}
+		_, err = lane.Write(out)
+		return err
+	}
 	req, resp := &arenav1.ActRequest{}, &arenav1.ActResponse{}
 	for {
-		if _, err := io.ReadFull(lane, head[:]); err != nil {
+		if _, err := io.ReadFull(br, head[:]); err != nil {
 			if err == io.EOF {
 				return nil
 			}
@@ -90,20 +108,24 @@ func ServeLane(lane io.ReadWriter, act func(req *arenav1.ActRequest, resp *arena
 			in = make([]byte, n)
 		}
 		in = in[:n]
-		if _, err := io.ReadFull(lane, in); err != nil {
+		if _, err := io.ReadFull(br, in); err != nil {
 			return fmt.Errorf("arena lane: a frame cut short: %w", err)
+		}
+		if br.Buffered() > 0 {
+			// Another request waits: this one gets its own goroutine and messages. (A write
+			// error there shows here too, as the lane's end.)
+			r := &arenav1.ActRequest{}
+			if err := proto.Unmarshal(in, r); err != nil {
+				return fmt.Errorf("arena lane: a frame that is not an ActRequest: %w", err)
+			}
+			go func() { _ = answer(r, &arenav1.ActResponse{}) }()
+			continue
 		}
 		req.Reset()
 		if err := proto.Unmarshal(in, req); err != nil {
 			return fmt.Errorf("arena lane: a frame that is not an ActRequest: %w", err)
 		}
-		act(req, resp)
-		resp.MatchId, resp.Seat, resp.Step = req.GetMatchId(), req.GetSeat(), req.GetStep()
-		var err error
-		if out, err = AppendFrame(out[:0], resp); err != nil {
-			return err
-		}
-		if _, err := lane.Write(out); err != nil {
+		if err := answer(req, resp); err != nil {
 			return err
 		}
 	}
