@@ -289,6 +289,11 @@ type Move struct {
 	usage MoveUsage
 	// stopped is set by the CPU clock's poller when a limit ran out (see clockWatch).
 	stopped atomic.Bool
+	// The outcome, once settled (Result).
+	settled bool
+	out     *arenav1.ActResponse
+	outU    MoveUsage
+	outErr  error
 }
 
 // answered finishes the move with its answer (lane's mu held): the CPU clock is read here,
@@ -428,6 +433,13 @@ func Await(moves ...*Move) {
 			l.mu.Unlock()
 		}
 		if len(fds) == 0 {
+			// A move the CPU clock stopped is settled first: its bot is stopped with the
+			// limit's text before its other seats' moves, cut with it, report how it ended.
+			for _, m := range moves {
+				if m.stopped.Load() {
+					m.Result()
+				}
+			}
 			return
 		}
 		wait := max(time.Until(next), 0)
@@ -466,6 +478,14 @@ var (
 // (CPU clock) would be, texts included: an overrun kills the bot and returns ErrTimeout, a
 // stall ErrStalled, a refused frame or a closed lane ErrDead with how the bot ended.
 func (m *Move) Result() (*arenav1.ActResponse, MoveUsage, error) {
+	if !m.settled {
+		m.out, m.outU, m.outErr = m.settle()
+		m.settled = true
+	}
+	return m.out, m.outU, m.outErr
+}
+
+func (m *Move) settle() (*arenav1.ActResponse, MoveUsage, error) {
 	s := m.seat
 	if m.err == errNotPosted {
 		return nil, MoveUsage{}, fmt.Errorf("%w: %s", ErrDead, s.bot.Why())
