@@ -2,16 +2,22 @@ package bridge
 
 import (
 	"bufio"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
+	"google.golang.org/protobuf/proto"
+
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
+	"github.com/botarena/arena/sdk/handshake"
 )
 
 // helperEnv makes the test binary a stdio program (go-plugin's helper-process pattern): its
@@ -200,9 +206,60 @@ func TestExit(t *testing.T) {
 
 func TestProgramEnv(t *testing.T) {
 	t.Parallel()
-	got := ProgramEnv([]string{"PLUGIN_UNIX_SOCKET_DIR=/x", "ARENA_BOT_COOKIE=c", "HOME=/h", "ARENA_STDIO=0"})
+	got := ProgramEnv([]string{"PLUGIN_UNIX_SOCKET_DIR=/x", "ARENA_BOT_COOKIE=c", "HOME=/h", "ARENA_STDIO=0", "ARENA_LANE_FD=3"})
 	if strings.Join(got, " ") != "HOME=/h ARENA_STDIO=1" {
 		t.Fatalf("env %v", got)
+	}
+}
+
+// TestLaneCarriesEveryMove: the bridge answers the host's fast-lane frames (handshake.ServeLane
+// on its ActInto) for several seats at once, each answer echoing its request's match, seat
+// and step, so every JSON-lines program gets the lane.
+func TestLaneCarriesEveryMove(t *testing.T) {
+	t.Parallel()
+	p, _ := start(t, "plain")
+	h := &Handler{P: p}
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	host, bot := os.NewFile(uintptr(fds[0]), "host"), os.NewFile(uintptr(fds[1]), "bot")
+	served := make(chan error, 1)
+	go func() { served <- handshake.ServeLane(bot, h.ActInto) }()
+	var out []byte
+	for seat := int32(0); seat < 2; seat++ {
+		req := act(5)
+		req.Seat = seat
+		if out, err = handshake.AppendFrame(out, req); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := host.Write(out); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[int32]bool{}
+	for range 2 {
+		var head [handshake.LaneHeader]byte
+		if _, err := io.ReadFull(host, head[:]); err != nil {
+			t.Fatal(err)
+		}
+		body := make([]byte, binary.BigEndian.Uint32(head[:]))
+		if _, err := io.ReadFull(host, body); err != nil {
+			t.Fatal(err)
+		}
+		resp := &arenav1.ActResponse{}
+		if err := proto.Unmarshal(body, resp); err != nil {
+			t.Fatal(err)
+		}
+		// In any order: requests waiting together are answered at once.
+		if resp.GetMatchId() != "m" || resp.GetSeat() > 1 || seen[resp.GetSeat()] || resp.GetStep() != 5 || resp.GetDynamite().GetMove() != arenav1.DynamiteMove_DYNAMITE_MOVE_ROCK {
+			t.Fatalf("answer %v (seen %v)", resp, seen)
+		}
+		seen[resp.GetSeat()] = true
+	}
+	host.Close()
+	if err := <-served; err != nil {
+		t.Fatalf("the lane ended with %v, want a quiet end when the host closes it", err)
 	}
 }
 

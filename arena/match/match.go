@@ -4,9 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/botarena/arena/arena/bounded"
@@ -135,6 +135,27 @@ type CPUConn interface {
 // wrapping ErrStalled.
 type CPUOpener interface {
 	OpenCPU(ctx context.Context, req *arenav1.StartRequest, cpu, wall time.Duration) (Conn, error)
+}
+
+// LaneConn is a Conn whose moves can be sent before any answer is read (the host's fast lane,
+// docs/protocol.md): the runner posts the request of every such seat that acts in a step, then
+// reads their answers as they come, all on its own goroutine.
+type LaneConn interface {
+	// OnLane reports whether the seat's moves travel on the lane (else Act and ActCPU).
+	OnLane() bool
+	// Post sends req and starts the move's clock: limit is its wall time, or under the CPU
+	// clock (byCPU) its CPU budget with wallCap its cap on its own time, as ActCPU's.
+	Post(req *arenav1.ActRequest, limit, wallCap time.Duration, byCPU bool) Posted
+}
+
+// Posted is a move sent on a lane.
+type Posted interface {
+	// Gather waits for the answers of every move in ps (this one among them; all posted on
+	// LaneConns of one kind), each finished by its own clock as its answer is read.
+	Gather(ps []Posted)
+	// Result is the move's outcome once gathered, as Act's (or ActCPU's) would be; Usage.Wall
+	// runs from the post to the answer.
+	Result() (*arenav1.ActResponse, Usage, error)
 }
 
 // Measurer is implemented by connections that can read their bot's CPU time and memory
@@ -337,8 +358,11 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 
 	var answers []game.Answer
 	steps := 0
-	// Reused every step: the hot loop allocates nothing of its own.
-	var order atomic.Int32
+	// Reused every step: the hot loop allocates little of its own.
+	var done []time.Time
+	var lane []int
+	var posted []Posted
+	var moves []move
 	for !eng.Done() {
 		if err := ctx.Err(); err != nil {
 			closeAll(eng, seats, opt)
@@ -350,11 +374,10 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 			return nil, fmt.Errorf("match: engine %s is not done but nobody must act (engine bug)", spec.Name)
 		}
 		steps++
-		answers = answers[:0]
+		answers, done, moves = answers[:0], done[:0], moves[:0]
 		for range pending {
-			answers = append(answers, game.Answer{})
+			answers, done, moves = append(answers, game.Answer{}), append(done, time.Time{}), append(moves, move{})
 		}
-		order.Store(0)
 		// Engines are not safe for concurrent use: observe every seat first, then ask them all
 		// at once, the last one from this goroutine.
 		for _, s := range pending {
@@ -363,20 +386,45 @@ func Run(ctx context.Context, spec game.Spec, cfg game.Config, players []Player,
 		if opt.Clock == ClockCPU {
 			shareSeats(seatList, seats, pending)
 		}
-		last := len(pending) - 1
-		for i, s := range pending[:last] {
-			if seats[s].inline {
-				send(spec.Name, seats[s], s, int64(steps), opt, &answers[i], &order)
-				continue
+		// Seats on a lane get their requests first, all of them before any answer is read;
+		// the others are asked each from a goroutine of its own (the last from this one when
+		// no lane is read here), seats in this process inline.
+		lane, posted = lane[:0], posted[:0]
+		for i, s := range pending {
+			if p := seats[s].post(s, int64(steps), opt, &answers[i], &moves[i]); p != nil {
+				lane, posted = append(lane, i), append(posted, p)
 			}
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				send(spec.Name, seats[s], s, int64(steps), opt, &answers[i], &order)
-			}()
 		}
-		send(spec.Name, seats[pending[last]], pending[last], int64(steps), opt, &answers[last], &order)
+		last := len(pending) - 1
+		for i, s := range pending {
+			switch {
+			case slices.Contains(lane, i):
+			case seats[s].inline || (i == last && len(lane) == 0):
+				send(spec.Name, seats[s], s, int64(steps), opt, &answers[i], &done[i])
+			default:
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					send(spec.Name, seats[s], s, int64(steps), opt, &answers[i], &done[i])
+				}()
+			}
+		}
+		if len(posted) > 0 {
+			posted[0].Gather(posted)
+			for k, i := range lane {
+				resp, used, err := posted[k].Result()
+				s := pending[i]
+				if m := moves[i].meter; m != nil && err == nil {
+					var cpu1 time.Duration
+					cpu1, answers[i].MemoryBytes = m.Snapshot()
+					used.CPU = cpu1 - moves[i].cpu0
+				}
+				done[i] = moves[i].t0.Add(used.Wall)
+				seats[s].finish(spec.Name, int64(steps), opt, &answers[i], &moves[i], resp, used, err)
+			}
+		}
 		wg.Wait()
+		arrival(answers, done)
 		if err := stalled(seats, opt.MatchID); err != nil {
 			closeAll(eng, seats, opt)
 			return nil, err
@@ -467,57 +515,99 @@ func (o Options) wallCap(limit time.Duration) time.Duration {
 	return time.Duration(float64(limit) * o.WallFactor)
 }
 
-// send asks one seat and fills out; it touches only this seat's state.
-func send(gameName string, st *seatState, seat int, step int64, opt Options, out *game.Answer, order *atomic.Int32) {
+// move is one seat's move of a step: its limits, as send and post work them out.
+type move struct {
+	budget, limit, wallCap  time.Duration
+	clocked, byCPU, byClock bool
+	cpuConn                 CPUConn
+	// t0 is when a posted move was sent; meter and cpu0 measure it (MeasureMoves, wall clock).
+	t0    time.Time
+	meter Measurer
+	cpu0  time.Duration
+}
+
+// dead fills out for a seat that cannot be asked; false when it can.
+func (st *seatState) dead(seat int, out *game.Answer) bool {
 	out.Seat = seat
-	if st.conn == nil || !st.player.Alive() {
-		f := st.openFault
-		if f == nil || st.conn != nil {
-			f = &game.Fault{Kind: game.FaultCrash, Detail: bounded.Text("bot is not running: "+st.player.Why(), bounded.Detail)}
-		}
-		out.Fault = f
-		out.Order = int(order.Add(1) - 1)
-		return
+	if st.conn != nil && st.player.Alive() {
+		return false
 	}
+	f := st.openFault
+	if f == nil || st.conn != nil {
+		f = &game.Fault{Kind: game.FaultCrash, Detail: bounded.Text("bot is not running: "+st.player.Why(), bounded.Detail)}
+	}
+	out.Fault = f
+	return true
+}
+
+// begin works out the move's limits and fills the seat's request with them.
+func (st *seatState) begin(step int64, opt Options) move {
 	// The move's limit: its budget plus what is left of the bank, and never past the clock.
-	budget := opt.Deadline
-	limit := budget + st.bankLeft
-	clocked := st.clockLeft > 0
-	if clocked && st.clockLeft < limit {
-		limit = st.clockLeft
+	var mv move
+	mv.budget = opt.Deadline
+	mv.limit = mv.budget + st.bankLeft
+	mv.clocked = st.clockLeft > 0
+	if mv.clocked && st.clockLeft < mv.limit {
+		mv.limit = st.clockLeft
 	}
-	cpuConn, _ := st.conn.(CPUConn)
-	byCPU := opt.Clock == ClockCPU && cpuConn != nil && cpuConn.MeasuresCPU()
+	mv.cpuConn, _ = st.conn.(CPUConn)
+	mv.byCPU = opt.Clock == ClockCPU && mv.cpuConn != nil && mv.cpuConn.MeasuresCPU()
 	req := &st.req
 	req.Step = step
-	req.DeadlineMs = min(budget, limit).Milliseconds()
-	req.BudgetUs = min(budget, limit).Microseconds()
+	req.DeadlineMs = min(mv.budget, mv.limit).Milliseconds()
+	req.BudgetUs = min(mv.budget, mv.limit).Microseconds()
 	req.BankRemainingUs = st.bankLeft.Microseconds()
 	// A game's own clock (the auction's chess clock) is charged wall time under either clock
 	// mode (see chessClock): under the CPU clock it also caps the move's wall time.
-	wallCap := opt.wallCap(limit)
-	byClock := clocked && limit < budget+st.bankLeft
-	if clocked && st.clockLeft < wallCap {
-		wallCap, byClock = st.clockLeft, true
+	mv.wallCap = opt.wallCap(mv.limit)
+	mv.byClock = mv.clocked && mv.limit < mv.budget+st.bankLeft
+	if mv.clocked && st.clockLeft < mv.wallCap {
+		mv.wallCap, mv.byClock = st.clockLeft, true
 	}
-	req.WallCapMs = wallCap.Milliseconds()
-	if clocked {
+	req.WallCapMs = mv.wallCap.Milliseconds()
+	if mv.clocked {
 		req.ClockRemainingMs = st.clockLeft.Milliseconds()
 	}
+	return mv
+}
+
+// share is how many seats' limits the seat's process may use at once (see seatState.share).
+func (st *seatState) shareOf() time.Duration { return time.Duration(max(st.share, 1)) }
+
+// post sends the seat's request on its lane and returns the posted move; nil when the seat is
+// not on a lane (send asks it) or cannot be asked (out is filled then).
+func (st *seatState) post(seat int, step int64, opt Options, out *game.Answer, mv *move) Posted {
+	lc, ok := st.conn.(LaneConn)
+	if !ok || st.dead(seat, out) || !lc.OnLane() {
+		return nil
+	}
+	*mv = st.begin(step, opt)
+	if m, ok := st.conn.(Measurer); ok && opt.MeasureMoves && !mv.byCPU {
+		mv.meter = m
+		mv.cpu0, _ = m.Snapshot()
+	}
+	mv.t0 = time.Now()
+	if mv.byCPU {
+		// Several seats of one process acting at once share its cgroup (see send).
+		return lc.Post(&st.req, mv.limit*st.shareOf(), mv.wallCap, true)
+	}
+	return lc.Post(&st.req, mv.limit, mv.wallCap, false)
+}
+
+// send asks one seat and fills out; it touches only this seat's state.
+func send(gameName string, st *seatState, seat int, step int64, opt Options, out *game.Answer, done *time.Time) {
+	defer func() { *done = time.Now() }()
+	if st.dead(seat, out) {
+		return
+	}
+	mv := st.begin(step, opt)
 	var resp *arenav1.ActResponse
 	var err error
 	var used Usage
-	if byCPU {
+	if mv.byCPU {
 		// Several seats of one process acting at once share its cgroup: the process may use
 		// their limits together.
-		share := time.Duration(max(st.share, 1))
-		resp, used, err = cpuConn.ActCPU(req, limit*share, wallCap)
-		used.CPU /= share
-		// Memory is a file read of its own (about 20 us against 1 us for the CPU counter):
-		// only when moves are measured.
-		if m, ok := st.conn.(Measurer); ok && opt.MeasureMoves {
-			_, out.MemoryBytes = m.Snapshot()
-		}
+		resp, used, err = mv.cpuConn.ActCPU(&st.req, mv.limit*st.shareOf(), mv.wallCap)
 	} else {
 		var meter Measurer
 		var cpu0 time.Duration
@@ -528,7 +618,7 @@ func send(gameName string, st *seatState, seat int, step int64, opt Options, out
 			}
 		}
 		t0 := time.Now()
-		resp, err = st.conn.Act(req, limit)
+		resp, err = st.conn.Act(&st.req, mv.limit)
 		used.Wall = time.Since(t0)
 		if meter != nil && err == nil {
 			var cpu1 time.Duration
@@ -536,29 +626,41 @@ func send(gameName string, st *seatState, seat int, step int64, opt Options, out
 			used.CPU = cpu1 - cpu0
 		}
 	}
+	st.finish(gameName, step, opt, out, &mv, resp, used, err)
+}
+
+// finish charges a move that was asked (by send, or posted and gathered) and fills out.
+func (st *seatState) finish(gameName string, step int64, opt Options, out *game.Answer, mv *move, resp *arenav1.ActResponse, used Usage, err error) {
+	if mv.byCPU {
+		used.CPU /= st.shareOf()
+		// Memory is a file read of its own (about 20 us against 1 us for the CPU counter):
+		// only when moves are measured.
+		if m, ok := st.conn.(Measurer); ok && opt.MeasureMoves {
+			_, out.MemoryBytes = m.Snapshot()
+		}
+	}
 	if errors.Is(err, ErrStalled) {
 		st.stalled = err
-		out.Order = int(order.Add(1) - 1)
 		return
 	}
+	budget, limit := mv.budget, mv.limit
 	charged := used.Wall
-	if byCPU {
+	if mv.byCPU {
 		charged = used.CPU
 	}
 	out.CPU, out.Wall = used.CPU, used.Wall
 	st.stats.CPU += out.CPU
 	st.stats.MaxCPU = max(st.stats.MaxCPU, out.CPU)
 	st.stats.PeakMemory = max(st.stats.PeakMemory, out.MemoryBytes)
-	out.Order = int(order.Add(1) - 1)
 	out.Elapsed = charged
-	if clocked {
+	if mv.clocked {
 		out.Elapsed = chessClock(used)
 	}
 	st.stats.Moves++
 	st.stats.Total += charged
 	st.stats.Wall += used.Wall
 	st.stats.Max = max(st.stats.Max, charged)
-	if clocked {
+	if mv.clocked {
 		st.clockLeft -= out.Elapsed
 	}
 	if over := charged - budget; over > 0 && st.bankLeft > 0 {
@@ -567,17 +669,31 @@ func send(gameName string, st *seatState, seat int, step int64, opt Options, out
 	st.stats.BankLeft = st.bankLeft
 	// Under the CPU clock an answer that arrived after its limit was spent (between two of
 	// the host's readings) is late, as a timed-out one is; wall time is the host's timer's.
-	late := byCPU && err == nil && charged > limit
+	late := mv.byCPU && err == nil && charged > limit
 	switch {
 	case errors.Is(err, ErrTimeout) || late:
-		out.Action, out.Fault = nil, &game.Fault{Kind: game.FaultTimeout, Detail: timeoutText(opt, byCPU, byClock, used, budget, limit, st)}
+		out.Action, out.Fault = nil, &game.Fault{Kind: game.FaultTimeout, Detail: timeoutText(opt, mv.byCPU, mv.byClock, used, budget, limit, st)}
 	case err != nil:
 		out.Fault = &game.Fault{Kind: game.FaultCrash, Detail: crashText(st.player, err, opt.TailLines)}
 	default:
 		out.Action, out.Fault = game.Judge(gameName, step, resp)
-		if out.Fault == nil && clocked && st.clockLeft <= 0 {
+		if out.Fault == nil && mv.clocked && st.clockLeft <= 0 {
 			out.Action, out.Fault = nil, &game.Fault{Kind: game.FaultTimeout, Detail: clockOutText(used, st)}
 		}
+	}
+}
+
+// arrival ranks a step's answers by when each came (Answer.Order), the earlier first, seats in
+// their pending order on a tie.
+func arrival(answers []game.Answer, done []time.Time) {
+	for i := range answers {
+		rank := 0
+		for j := range answers {
+			if done[j].Before(done[i]) || (done[j].Equal(done[i]) && j < i) {
+				rank++
+			}
+		}
+		answers[i].Order = rank
 	}
 }
 

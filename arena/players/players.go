@@ -95,7 +95,7 @@ func (c processSeat) Act(req *arenav1.ActRequest, timeout time.Duration) (*arena
 func (c processSeat) ActCPU(req *arenav1.ActRequest, cpu, wall time.Duration) (*arenav1.ActResponse, match.Usage, error) {
 	c.bot.Log.Mark(req.GetStep())
 	resp, u, err := c.s.ActCPU(req, cpu, wall)
-	return c.ownFiles(resp), match.Usage{CPU: u.CPU, Wall: u.Wall, RunQueue: u.RunQueue, Own: u.Own, OverCPU: u.OverCPU, Cause: causes[u.Cause]}, err
+	return c.ownFiles(resp), usage(u), err
 }
 
 // ownFiles names the bot's own files in an error answer's traceback as its author does
@@ -105,6 +105,43 @@ func (c processSeat) ownFiles(resp *arenav1.ActResponse) *arenav1.ActResponse {
 		e.Message, e.Traceback = c.bot.OwnFiles(e.Message), c.bot.OwnFiles(e.Traceback)
 	}
 	return resp
+}
+
+var _ match.LaneConn = processSeat{}
+
+// OnLane reports whether the seat's moves travel on the bot's fast lane.
+func (c processSeat) OnLane() bool { return c.s.OnLane() }
+
+// Post sends one move on the fast lane (see match.LaneConn).
+func (c processSeat) Post(req *arenav1.ActRequest, limit, wallCap time.Duration, byCPU bool) match.Posted {
+	return lanePosted{m: c.s.Post(req, limit, wallCap, byCPU), c: c}
+}
+
+// lanePosted is a host move as a match.Posted.
+type lanePosted struct {
+	m *host.Move
+	c processSeat
+}
+
+// Gather reads the answers of every move of ps at once (host.Await).
+func (p lanePosted) Gather(ps []match.Posted) {
+	moves := make([]*host.Move, 0, len(ps))
+	for _, q := range ps {
+		if lp, ok := q.(lanePosted); ok {
+			moves = append(moves, lp.m)
+		}
+	}
+	host.Await(moves...)
+}
+
+// Result is the move's outcome, as ActCPU's.
+func (p lanePosted) Result() (*arenav1.ActResponse, match.Usage, error) {
+	resp, u, err := p.m.Result()
+	return p.c.ownFiles(resp), usage(u), err
+}
+
+func usage(u host.MoveUsage) match.Usage {
+	return match.Usage{CPU: u.CPU, Wall: u.Wall, RunQueue: u.RunQueue, Own: u.Own, OverCPU: u.OverCPU, Cause: causes[u.Cause]}
 }
 
 // MeasuresCPU reports whether the bot's cgroup counts its CPU time.
