@@ -9,6 +9,10 @@ Order matters:
 4. Import the bot file and find its bots (a failure exits with status 1 and says why on stderr).
 5. Serve BotService, health, and go-plugin's controller, stdio and broker services on a unix
    socket (AutoMTLS when the host sends its certificate), then print the handshake line.
+6. When the host offered the fast lane (``ARENA_LANE_FD``, taken before the bot file is
+   imported, so that user code never sees it), answer moves there on the main thread until the
+   host closes it; gRPC keeps serving Describe, Start and End (and moves, for a host that does
+   not use the lane).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import threading
 import time
 from typing import NoReturn
 
+from arena_sdk import _lane
 from arena_sdk._common import user_traceback
 from arena_sdk._handshake import (
     COOKIE_KEY,
@@ -92,13 +97,14 @@ def main(argv: list[str] | None = None) -> NoReturn:
     if len(args) != 1 or args[0].startswith("-"):
         _fail("usage: python3 -m arena_sdk path/to/bot.py[:ClassName]", 2)
     detach_stdin()
+    lane_fd = _lane.take_fd()
     try:
         bot = load(spec)
     except LoadError as e:
         _fail(f"arena_sdk: {e}")
     except BaseException as e:  # the bot file itself raised while being imported
         _fail(f"arena_sdk: importing {spec} failed:\n{user_traceback(e)}")
-    serve(bot, handshake_fd)
+    serve(bot, handshake_fd, lane_fd)
 
 
 def _exit_now(code: int = 0, cleanup: list[str] | None = None) -> NoReturn:
@@ -115,8 +121,9 @@ def _exit_now(code: int = 0, cleanup: list[str] | None = None) -> NoReturn:
     os._exit(code)
 
 
-def serve(bot: object, handshake_fd: int) -> NoReturn:
-    """Serves until the host sends Shutdown (or the process is killed).
+def serve(bot: object, handshake_fd: int, lane_fd: int | None = None) -> NoReturn:
+    """Serves until the host sends Shutdown (or the process is killed); moves on the fast lane
+    too when lane_fd is the host's channel (see _lane).
 
     gRPC and the modules built on it (``_service``, the TLS helpers) are imported here, once the
     host's cookie is checked and the bot file is loaded: a bot run by hand gets its explanation
@@ -150,7 +157,8 @@ def serve(bot: object, handshake_fd: int) -> NoReturn:
         options=[("grpc.max_receive_message_length", _MAX_MESSAGE),
                  ("grpc.max_send_message_length", _MAX_MESSAGE)],
     )
-    bot_pb2_grpc.add_BotServiceServicer_to_server(BotServicer(bot), server)  # type: ignore[arg-type]
+    servicer = BotServicer(bot, [_lane.NAME] if lane_fd is not None else [])  # type: ignore[arg-type]
+    bot_pb2_grpc.add_BotServiceServicer_to_server(servicer, server)
     health_servicer = health.HealthServicer()
     health_servicer.set("plugin", health_pb2.HealthCheckResponse.SERVING)
     health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
@@ -200,6 +208,12 @@ def serve(bot: object, handshake_fd: int) -> NoReturn:
 
     threading.Thread(target=_watch_parent, args=(os.getppid(), cleanup), name="arena-parent",
                      daemon=True).start()
+    if lane_fd is not None:
+        try:
+            _lane.serve(lane_fd, servicer._act_into)
+        except BaseException as e:  # a bug of the SDK's: say it, and let gRPC end the process
+            sys.stderr.write(f"arena_sdk: the fast lane failed:\n{user_traceback(e)}")
+        os.close(lane_fd)  # the host is done with the lane; Shutdown still comes over gRPC
     try:
         server.wait_for_termination()
     except KeyboardInterrupt:
