@@ -129,9 +129,19 @@ def serve(bot: object, handshake_fd: int, lane_fd: int | None = None) -> NoRetur
     host's cookie is checked and the bot file is loaded: a bot run by hand gets its explanation
     without paying for (or failing on) the gRPC import. None of them imports this module.
     """
-    import secrets
-    import tempfile
     from concurrent.futures import ThreadPoolExecutor
+
+    # The certificate first: grpc starts threads of its own as soon as a server exists, and
+    # importing cryptography beside them costs more (issue 23, start-up).
+    client_cert = os.environ.get("PLUGIN_CLIENT_CERT", "")
+    cert_field = ""
+    if client_cert:
+        from arena_sdk._tls import make_server_cert
+
+        try:
+            key_pem, cert_pem, cert_field = make_server_cert()
+        except Exception as e:
+            _fail(f"arena_sdk: cannot make the TLS certificate of the handshake: {e}")
 
     import grpc
     from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -143,9 +153,11 @@ def serve(bot: object, handshake_fd: int, lane_fd: int | None = None) -> NoRetur
     sock_dir = os.environ.get("PLUGIN_UNIX_SOCKET_DIR") or ""
     cleanup: list[str] = []
     if not sock_dir:
+        import tempfile
+
         sock_dir = tempfile.mkdtemp(prefix="arena-bot-")
         cleanup.append(sock_dir)
-    sock_path = os.path.join(sock_dir, "plugin" + secrets.token_hex(6))
+    sock_path = os.path.join(sock_dir, "plugin" + os.urandom(6).hex())
     cleanup.insert(0, sock_path)
 
     def shutdown() -> None:
@@ -167,16 +179,13 @@ def serve(bot: object, handshake_fd: int, lane_fd: int | None = None) -> NoRetur
     stdio_pb2_grpc.add_GRPCStdioServicer_to_server(StdioServicer(), server)
     broker_pb2_grpc.add_GRPCBrokerServicer_to_server(BrokerServicer(), server)
 
-    client_cert = os.environ.get("PLUGIN_CLIENT_CERT", "")
-    cert_field = ""
     proxy = None
     try:
         if not client_cert:
             bound = server.add_insecure_port("unix:" + sock_path)
         else:
-            from arena_sdk._tls import grpc_can_verify, make_server_cert
+            from arena_sdk._tls import grpc_can_verify
 
-            key_pem, cert_pem, cert_field = make_server_cert()
             if grpc_can_verify(client_cert):
                 creds = grpc.ssl_server_credentials([(key_pem, cert_pem)], root_certificates=client_cert.encode(),
                                                     require_client_auth=True)
@@ -186,12 +195,16 @@ def serve(bot: object, handshake_fd: int, lane_fd: int | None = None) -> NoRetur
                 from arena_sdk._tls import pem_to_der
                 from arena_sdk._tlsproxy import TLSProxy, context_for
 
-                inner_dir = tempfile.mkdtemp(prefix="g", dir=sock_dir)
+                # A private folder (mkdtemp's mode, without importing tempfile) for the gRPC
+                # server's own socket and, briefly, the key files ssl reads.
+                inner_dir = os.path.join(sock_dir, "g" + os.urandom(6).hex())
+                os.mkdir(inner_dir, 0o700)
                 inner_path = os.path.join(inner_dir, "grpc")
                 cleanup[1:1] = [inner_path, inner_dir]
                 bound = server.add_insecure_port("unix:" + inner_path)
                 der = pem_to_der(client_cert)
-                proxy = TLSProxy(context_for(key_pem, cert_pem, client_cert), sock_path, inner_path, der)
+                ctx = context_for(key_pem, cert_pem, client_cert, inner_dir)
+                proxy = TLSProxy(ctx, sock_path, inner_path, der)
     except Exception as e:
         _fail(f"arena_sdk: cannot listen on {sock_path}: {e}")
     if not bound:
