@@ -20,6 +20,11 @@ import base64
 import datetime
 import os
 import ssl
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ec import ECDSA
+    from cryptography.hazmat.primitives.hashes import HashAlgorithm
 
 # DER tags.
 _INTEGER, _BIT_STRING, _OCTET_STRING, _OID, _UTF8 = 0x02, 0x03, 0x04, 0x06, 0x0C
@@ -103,7 +108,10 @@ def make_server_cert() -> tuple[bytes, bytes, str]:
         _seq(_seq(_tlv(_OID, _OID_EC_PUBLIC_KEY), _tlv(_OID, _OID_P256)), _tlv(_BIT_STRING, b"\x00" + point)),
         _tlv(0xA3, extensions),  # [3] extensions
     )
-    signature = key.sign(tbs, ec.ECDSA(SHA256()))  # DER Ecdsa-Sig-Value
+    try:
+        signature = key.sign(tbs, _ecdsa_sha256(ec.ECDSA, SHA256()))  # DER Ecdsa-Sig-Value
+    except Exception:  # a cryptography that wants its own ECDSA object after all
+        signature = key.sign(tbs, ec.ECDSA(SHA256()))
     der = _seq(tbs, algorithm, _tlv(_BIT_STRING, b"\x00" + signature))
     # The key as SEC1 ECPrivateKey ("EC PRIVATE KEY"), which ssl and grpcio both read.
     secret = key.private_numbers().private_value.to_bytes(32, "big")
@@ -113,6 +121,27 @@ def make_server_cert() -> tuple[bytes, bytes, str]:
     cert_pem = ssl.DER_cert_to_PEM_cert(der).encode("ascii")
     field = base64.b64encode(der).decode("ascii").rstrip("=")
     return key_pem, cert_pem, field
+
+
+def _ecdsa_sha256(base: type[ECDSA], hash_: HashAlgorithm) -> ECDSA:
+    """ECDSA with hash_, made without ``ECDSA.__init__``, which imports cryptography's whole
+    OpenSSL backend (8-10 ms of a bot's start-up) only to check that
+    deterministic signing, not used here, is supported. Its two public properties are all that
+    signing reads."""
+
+    class _ECDSA(base):  # type: ignore[valid-type,misc]
+        def __init__(self) -> None:  # no super().__init__: that is the import avoided
+            pass
+
+        @property
+        def algorithm(self) -> HashAlgorithm:
+            return hash_
+
+        @property
+        def deterministic_signing(self) -> bool:
+            return False
+
+    return _ECDSA()
 
 
 def _pem(label: str, der: bytes) -> bytes:
