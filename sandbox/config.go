@@ -52,6 +52,9 @@ type initConfig struct {
 	Landlock       int // Landlock ABI version to use; 0 = off
 	Rlimits        bool
 
+	// Pass lists the init's descriptors that the program inherits at 3, 4, ... (Spec.Files).
+	Pass []int
+
 	// Probe makes the init set everything up and report instead of starting a program.
 	Probe bool
 }

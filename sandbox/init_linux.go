@@ -61,6 +61,10 @@ func runInit() int {
 	}
 	_ = cfgFile.Close()
 	cfg := &r.cfg
+	// Passed on only at 3, 4, ... (StartProcess dups them there), never at the init's numbers.
+	for _, fd := range cfg.Pass {
+		syscall.CloseOnExec(fd)
+	}
 
 	if cfg.UTSNS {
 		if err := unix.Sethostname([]byte("arena")); err != nil {
@@ -127,9 +131,18 @@ func runInit() int {
 	if len(argv) == 0 {
 		argv = []string{cfg.Path}
 	}
+	files := []*os.File{null, os.Stdout, os.Stderr}
+	for _, fd := range cfg.Pass {
+		files = append(files, os.NewFile(uintptr(fd), "pass"))
+	}
 	proc, err := os.StartProcess(cfg.Path, argv, &os.ProcAttr{
-		Dir: dir, Env: cfg.Env, Files: []*os.File{null, os.Stdout, os.Stderr}, Sys: sys,
+		Dir: dir, Env: cfg.Env, Files: files, Sys: sys,
 	})
+	// The init keeps no copy of what it passed on: the program's end of a lane reaches EOF
+	// for the host when the program is gone.
+	for _, f := range files[3:] {
+		_ = f.Close()
+	}
 	if err != nil {
 		return r.fail("start", err)
 	}

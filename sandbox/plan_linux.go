@@ -266,7 +266,7 @@ func (p *plan) tryRun() (string, error) {
 	}
 	null, _ := os.OpenFile(os.DevNull, os.O_RDWR, 0)
 	defer null.Close()
-	run, err := p.startInit(cfg, slot, cg, null, null)
+	run, err := p.startInit(cfg, slot, cg, null, null, nil)
 	if err != nil {
 		return run.step, err
 	}

@@ -124,7 +124,7 @@ func startWith(pl *plan, spec Spec) (*Process, error) {
 	}
 	p.stdout, p.stderr = &outReader{f: outR, p: p}, &outReader{f: errR, p: p}
 	p.started = time.Now()
-	run, err := pl.startInit(cfg, p.slot, p.cg, outW, errW)
+	run, err := pl.startInit(cfg, p.slot, p.cg, outW, errW, spec.Files)
 	_ = outW.Close()
 	_ = errW.Close()
 	if err != nil {

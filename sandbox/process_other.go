@@ -38,7 +38,12 @@ type otherConfig struct {
 	Env  []string
 	Dir  string
 	L    Limits
+	// Pass is how many descriptors, from passFD on, the program inherits at 3, 4, ...
+	Pass int
 }
+
+// passFD is where the init inherits Spec.Files (after the config at 3 and its copy at 4).
+const passFD = 5
 
 func runOtherInit() int {
 	f := os.NewFile(configFD, "config")
@@ -47,6 +52,19 @@ func runOtherInit() int {
 		return 124
 	}
 	_ = f.Close()
+	// The program gets Spec.Files at 3, 4, ... and nothing else of the init's.
+	_ = syscall.Close(configFD + 1)
+	for i := range cfg.Pass {
+		if err := syscall.Dup2(passFD+i, 3+i); err != nil {
+			fmt.Fprintf(os.Stderr, "sandbox: cannot pass descriptor %d: %v\n", 3+i, err)
+			return 127
+		}
+	}
+	for i := range cfg.Pass {
+		if passFD+i >= 3+cfg.Pass {
+			_ = syscall.Close(passFD + i)
+		}
+	}
 	set := func(res int, v uint64) {
 		if v > 0 {
 			_ = syscall.Setrlimit(res, &syscall.Rlimit{Cur: v, Max: v})
@@ -113,7 +131,7 @@ func Start(spec Spec) (*Process, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w %s: %v", ErrStart, spec.Name, err)
 	}
-	cmd := &exec.Cmd{Path: exe, Args: []string{initArg0}, Env: []string{}, ExtraFiles: []*os.File{cfgR, cfgR},
+	cmd := &exec.Cmd{Path: exe, Args: []string{initArg0}, Env: []string{}, ExtraFiles: append([]*os.File{cfgR, cfgR}, spec.Files...),
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true}}
 	p := &Process{spec: spec, limits: l, cmd: cmd, done: make(chan struct{})}
 	if p.stdout, err = cmd.StdoutPipe(); err != nil {
@@ -130,7 +148,7 @@ func Start(spec Spec) (*Process, error) {
 		return nil, fmt.Errorf("%w %s: %v", ErrStart, spec.Name, err)
 	}
 	_ = cfgR.Close()
-	_ = json.NewEncoder(cfgW).Encode(otherConfig{Path: spec.Path, Args: args, Env: spec.Env, Dir: dir, L: l})
+	_ = json.NewEncoder(cfgW).Encode(otherConfig{Path: spec.Path, Args: args, Env: spec.Env, Dir: dir, L: l, Pass: len(spec.Files)})
 	_ = cfgW.Close()
 	p.started = time.Now()
 	go p.waiter()

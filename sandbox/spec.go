@@ -54,6 +54,10 @@ type Spec struct {
 	// signal and the init's reaping remain. It exists to measure what the sandbox costs; never
 	// use it for untrusted bots.
 	Unconfined bool
+	// Files are descriptors the program inherits at 3, 4, ... in order (the host's end of a
+	// bot's fast lane is kept, the bot's end passed here: docs/protocol.md, "The fast lane").
+	// Start does not close them; the caller closes its copies once Start has returned.
+	Files []*os.File
 
 	// noRuntime: Path is an interpreter whose runtime is already in ReadOnly (the probe itself).
 	noRuntime bool

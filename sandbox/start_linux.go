@@ -154,7 +154,7 @@ func WorkPathInside(spec Spec) string {
 }
 
 // startInit starts the init, puts it into its cgroups, and sends its config.
-func (p *plan) startInit(cfg *initConfig, slot *uidSlot, cg *cgroup, stdout, stderr *os.File) (*initRunner, error) {
+func (p *plan) startInit(cfg *initConfig, slot *uidSlot, cg *cgroup, stdout, stderr *os.File, pass []*os.File) (*initRunner, error) {
 	run := &initRunner{events: make(chan initEvent, 4), eof: make(chan struct{})}
 	cfgR, cfgW, err := os.Pipe()
 	if err != nil {
@@ -169,6 +169,13 @@ func (p *plan) startInit(cfg *initConfig, slot *uidSlot, cg *cgroup, stdout, std
 		return run, err
 	}
 	extra := []*os.File{cfgR, stW}
+	// What the program inherits travels through the init at fds of their own (ExtraFiles are
+	// dup'd, so the caller's copies stay the caller's to close).
+	cfg.Pass = nil
+	for _, f := range pass {
+		extra = append(extra, f)
+		cfg.Pass = append(cfg.Pass, 2+len(extra))
+	}
 	if cfg.MountNS {
 		// Hand the init every bind source as a detached mount (see bindMount).
 		for i := range cfg.ReadOnly {
@@ -200,7 +207,10 @@ func (p *plan) startInit(cfg *initConfig, slot *uidSlot, cg *cgroup, stdout, std
 	} else {
 		err = cmd.Start()
 	}
-	for _, f := range extra {
+	for _, f := range extra[:2] {
+		_ = f.Close()
+	}
+	for _, f := range extra[2+len(pass):] {
 		_ = f.Close()
 	}
 	if err != nil {

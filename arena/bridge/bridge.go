@@ -278,6 +278,10 @@ func (h *Handler) act(req *arenav1.ActRequest, resp *arenav1.ActResponse) {
 	}
 }
 
+// ActInto answers one move into resp: the bridge speaks the host's fast lane when offered
+// (handshake.Serve), so every JSON-lines program gets it.
+func (h *Handler) ActInto(req *arenav1.ActRequest, resp *arenav1.ActResponse) { h.act(req, resp) }
+
 // ActStream answers moves on one stream until the host closes it.
 func (h *Handler) ActStream(stream arenav1.BotService_ActStreamServer) error {
 	return handshake.ActStream(stream, h.act)
@@ -292,11 +296,13 @@ func (h *Handler) End(_ context.Context, req *arenav1.EndRequest) (*arenav1.EndR
 }
 
 // ProgramEnv is the program's environment: the bot's, without the plugin protocol's
-// variables (the bridge does the handshake), with ARENA_STDIO=1.
+// variables (the bridge does the handshake) and the lane's (the bridge speaks it), with
+// ARENA_STDIO=1.
 func ProgramEnv(env []string) []string {
 	var out []string
 	for _, e := range env {
-		if strings.HasPrefix(e, "PLUGIN_") || strings.HasPrefix(e, handshake.CookieKey+"=") || strings.HasPrefix(e, "ARENA_STDIO=") {
+		if strings.HasPrefix(e, "PLUGIN_") || strings.HasPrefix(e, handshake.CookieKey+"=") || strings.HasPrefix(e, "ARENA_STDIO=") ||
+			strings.HasPrefix(e, handshake.LaneEnv+"=") {
 			continue
 		}
 		out = append(out, e)
@@ -311,6 +317,8 @@ func Main(argv []string) int {
 		fmt.Fprintln(os.Stderr, "arena-bridge runs a stdio bot for the arena host, which starts it. To try a program by hand, pipe JSON lines into it (docs/protocol.md section 11), or play it: arena play <game> <bot> <another bot>")
 		return 1
 	}
+	// The lane's descriptor is the bridge's own: close-on-exec before the program starts.
+	_ = handshake.LaneFromEnv()
 	p, err := Start(argv, ProgramEnv(os.Environ()), os.Stderr)
 	if err != nil {
 		fmt.Fprintf(os.Stderr, "arena-bridge: %v\n", err)

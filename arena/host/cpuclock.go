@@ -289,6 +289,9 @@ func (s *Seat) ActCPU(req *arenav1.ActRequest, cpu, wall time.Duration) (*arenav
 	if !s.bot.Alive() {
 		return nil, MoveUsage{}, fmt.Errorf("%w: %s", ErrDead, s.bot.Why())
 	}
+	if s.OnLane() {
+		return s.actLane(req, cpu, wall, true)
+	}
 	proc := s.bot.rn.proc
 	s.watch.begin(proc, s.bot.mark.get(proc), cpu, wall, s.expire)
 	s.in.Act = req
@@ -298,9 +301,15 @@ func (s *Seat) ActCPU(req *arenav1.ActRequest, cpu, wall time.Duration) (*arenav
 		out, err = s.stream.Recv()
 	}
 	u := s.watch.end()
-	if err == nil && !s.timed.Load() {
+	return s.cpuResult(out.GetAct(), u, err, s.timed.Load(), cpu, wall)
+}
+
+// cpuResult is a move's outcome under the CPU clock, on either lane: its answer, or the limit
+// that stopped it (timed: the poller stopped it), the bot killed with the figures.
+func (s *Seat) cpuResult(resp *arenav1.ActResponse, u MoveUsage, err error, timed bool, cpu, wall time.Duration) (*arenav1.ActResponse, MoveUsage, error) {
+	if err == nil && !timed {
 		s.bot.mark.set(u.CPU + s.watch.c0)
-		return out.GetAct(), u, nil
+		return resp, u, nil
 	}
 	if u.Cause == CauseNone && err != nil {
 		// The answer failed as a limit ran out between two polls.

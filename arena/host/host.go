@@ -171,6 +171,9 @@ type Options struct {
 	GoPluginAutoMTLS bool
 	// LogHead and LogTail cap the kept stderr.
 	LogHead, LogTail int
+	// GRPCOnly offers no bot the fast lane: every move goes over gRPC, as for a bot that does
+	// not announce the lane (tests play both; ARENA_MOVES=grpc in the environment does the same).
+	GRPCOnly bool
 }
 
 func (o Options) withDefaults() Options {
@@ -182,6 +185,9 @@ func (o Options) withDefaults() Options {
 	}
 	if o.LogTail <= 0 {
 		o.LogTail = DefaultLogTail
+	}
+	if os.Getenv(LaneEnvOff) == "grpc" {
+		o.GRPCOnly = true
 	}
 	return o
 }
@@ -225,6 +231,8 @@ type Bot struct {
 	started   time.Time
 	// mark is the CPU reading the next move is charged from (see ActCPU).
 	mark cpuMark
+	// lane is the host's end of the fast lane, once the bot has announced it (nil: gRPC).
+	lane *lane
 }
 
 // Launch starts a bot and waits for its handshake and Describe. The error names the bot, says
@@ -298,11 +306,29 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		}
 		cfg.TLSConfig, clientPEM = tc, pemText
 	}
+	// The fast lane is offered to every process: the bot's end is inherited (never a path the
+	// host dials), and the host uses it only once the bot announces it in Describe.
+	var offered *lane
+	var botEnd *os.File
+	if !opt.GRPCOnly {
+		if offered, botEnd, err = newLane(); err != nil {
+			_ = os.RemoveAll(workDir)
+			return nil, fmt.Errorf("bot %s: %w", c.Name, err)
+		}
+		defer func() {
+			if b.lane == nil {
+				offered.close()
+			}
+		}()
+	}
 	cfg.RunnerFunc = func(_ hclog.Logger, cmd *exec.Cmd, socketDir string) (runner.Runner, error) {
 		spec := sandbox.Spec{
 			Name: c.Name, Path: c.Path, Args: append([]string{c.Path}, c.Args...), Dir: c.Dir,
 			ReadOnly: c.ReadOnly, Mounts: c.Mounts, WorkDir: workDir, WorkAt: WorkInside,
 			Limits: opt.Limits, Strict: opt.Strict, Unconfined: opt.Unconfined,
+		}
+		if botEnd != nil {
+			spec.Files = []*os.File{botEnd}
 		}
 		// The bot sees its work dir at WorkInside where the sandbox can move it there: every
 		// path the host names to it (go-plugin's socket dir among them) is translated.
@@ -317,6 +343,9 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 			env = append(env, "PLUGIN_CLIENT_CERT="+clientPEM)
 		}
 		env = append(env, c.Env...)
+		if botEnd != nil {
+			env = append(env, fmt.Sprintf("%s=%d", handshake.LaneEnv, laneFD))
+		}
 		in := paths.toInside(tmpDir)
 		env = append(env, "HOME="+in, "TMPDIR="+in, "PATH=/usr/local/bin:/usr/bin:/bin")
 		spec.Env = env
@@ -334,6 +363,9 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 	b.client = plugin.NewClient(cfg)
 	t0 := time.Now()
 	rpc, err := b.client.Client()
+	if botEnd != nil {
+		_ = botEnd.Close() // the bot holds its own copy now (or never started)
+	}
 	if err == nil && b.rn != nil {
 		err = b.rn.watch.tripErr() // tripped after the handshake
 	}
@@ -388,6 +420,9 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		return nil, b.launchErr("did not answer Describe", err)
 	}
 	b.Desc = boundDesc(b.Desc)
+	if offered != nil && len(b.Desc.Lanes) > 0 {
+		offered.bot, b.lane = b, offered
+	}
 	return b, nil
 }
 
@@ -396,7 +431,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 func boundDesc(d *arenav1.DescribeResponse) *arenav1.DescribeResponse {
 	out := &arenav1.DescribeResponse{Name: bounded.OneLine(d.GetName(), bounded.Name),
 		Author: bounded.OneLine(d.GetAuthor(), bounded.Name), Version: bounded.OneLine(d.GetVersion(), bounded.Name),
-		Sdk: bounded.OneLine(d.GetSdk(), bounded.Name)}
+		Sdk: bounded.OneLine(d.GetSdk(), bounded.Name), Lanes: lanes(d)}
 	for i, g := range d.GetGames() {
 		if i == bounded.Games {
 			break
@@ -455,6 +490,10 @@ func (b *Bot) launchErr(what string, err error) error {
 	}
 	return fmt.Errorf("bot %s: %s: %w%s", b.Name, what, botErr(err), causeText(b.Log, b.files))
 }
+
+// OnLane reports whether the bot's moves travel on the fast lane (it announced the lane the
+// host offered); otherwise they go over gRPC.
+func (b *Bot) OnLane() bool { return b.lane != nil }
 
 // Pid of the bot's main process (0 if none).
 func (b *Bot) Pid() int {
@@ -517,6 +556,9 @@ func (b *Bot) Close() {
 			b.rn.drained(500 * time.Millisecond)
 		}
 		b.client.Kill()
+		if b.lane != nil {
+			b.lane.close()
+		}
 		_ = os.RemoveAll(b.workDir)
 	})
 }
@@ -617,6 +659,9 @@ func (b *Bot) opened(req *arenav1.StartRequest, resp *arenav1.StartResponse, err
 	}
 	s := &Seat{bot: b, match: req.GetMatchId(), seat: req.GetSeat()}
 	s.ctx, s.cancel = context.WithCancel(b.ctx)
+	if b.lane != nil {
+		return s, nil // its moves travel on the fast lane
+	}
 	st, err := b.svc.ActStream(s.ctx)
 	if err != nil {
 		s.cancel()
@@ -654,6 +699,8 @@ type Seat struct {
 	in     arenav1.ActStreamRequest
 	// watch polls a move's CPU time under the CPU clock (ActCPU).
 	watch clockWatch
+	// move is the seat's move on the fast lane (Post), reused move after move.
+	move Move
 }
 
 func (s *Seat) expire() {
@@ -666,6 +713,10 @@ func (s *Seat) expire() {
 func (s *Seat) Act(req *arenav1.ActRequest, timeout time.Duration) (*arenav1.ActResponse, error) {
 	if !s.bot.Alive() {
 		return nil, fmt.Errorf("%w: %s", ErrDead, s.bot.Why())
+	}
+	if s.OnLane() {
+		resp, _, err := s.actLane(req, timeout, timeout, false)
+		return resp, err
 	}
 	s.in.Act = req
 	s.timer.Reset(timeout)
@@ -713,7 +764,9 @@ func (s *Seat) Snapshot() (time.Duration, int64) { return s.bot.Snapshot() }
 // other errors (a bot already gone) are returned as they are: the match is decided, and the
 // runner only records them.
 func (s *Seat) End(req *arenav1.EndRequest, timeout time.Duration) error {
-	_ = s.stream.CloseSend()
+	if s.stream != nil {
+		_ = s.stream.CloseSend()
+	}
 	defer s.cancel()
 	if !s.bot.Alive() {
 		return nil

@@ -29,7 +29,7 @@ func TestMain(m *testing.M) {
 	}
 	binDir = dir
 	pkgs := map[string]string{"paper": "../../bots/dynamite/cmd/paper"}
-	for _, n := range []string{"sleeper", "exiter", "panicker", "silent", "version2", "garbage", "stopper"} {
+	for _, n := range []string{"sleeper", "exiter", "panicker", "silent", "version2", "garbage", "stopper", "lanehostile"} {
 		pkgs[n] = "./testdata/" + n
 	}
 	for name, pkg := range pkgs {
@@ -50,12 +50,37 @@ func command(name string) host.Command {
 
 func launch(t *testing.T, name string) *host.Bot {
 	t.Helper()
-	b, err := host.Launch(context.Background(), command(name), host.Options{StartTimeout: 5 * time.Second})
+	return launchOn(t, command(name), false)
+}
+
+// launchOn launches c, its moves over gRPC only when grpc is set (else on the fast lane, which
+// every Go bot announces), and checks which lane it got.
+func launchOn(t *testing.T, c host.Command, grpc bool) *host.Bot {
+	t.Helper()
+	b, err := host.Launch(context.Background(), c, host.Options{StartTimeout: 5 * time.Second, GRPCOnly: grpc})
 	if err != nil {
-		t.Fatalf("launch %s: %v", name, err)
+		t.Fatalf("launch %s: %v", c.Name, err)
 	}
 	t.Cleanup(b.Close)
+	if b.OnLane() == grpc {
+		t.Fatalf("%s: on the fast lane %v, want %v (lanes announced: %q)", c.Name, b.OnLane(), !grpc, b.Desc.GetLanes())
+	}
 	return b
+}
+
+// bothLanes runs f once with every move on the fast lane and once over gRPC: timeouts,
+// faults and their texts are the same on both.
+func bothLanes(t *testing.T, f func(t *testing.T, launch func(t *testing.T, name string) *host.Bot)) {
+	for _, grpc := range []bool{false, true} {
+		name := "lane"
+		if grpc {
+			name = "grpc"
+		}
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			f(t, func(t *testing.T, bot string) *host.Bot { return launchOn(t, command(bot), grpc) })
+		})
+	}
 }
 
 func playDynamite(t *testing.T, a, b *host.Bot, deadline time.Duration) *match.Result {
@@ -71,77 +96,85 @@ func playDynamite(t *testing.T, a, b *host.Bot, deadline time.Duration) *match.R
 
 func TestSleeperLosesByTimeoutAndMatchEndsPromptly(t *testing.T) {
 	t.Parallel()
-	slp, pap := launch(t, "sleeper"), launch(t, "paper")
-	pid := slp.Pid()
-	t0 := time.Now()
-	res := playDynamite(t, slp, pap, 300*time.Millisecond)
-	// The sleeper sleeps an hour: a match over within minutes did not wait for it, however
-	// loaded the machine (a tighter bound would time the machine, not the host).
-	if el := time.Since(t0); el > 5*time.Minute {
-		t.Fatalf("match took %v after a 300ms timeout: it waited for the sleeper", el)
-	}
-	o := res.Outcome
-	if o.Players[0].Result != game.ResultLoss || o.Players[1].Result != game.ResultWin {
-		t.Fatalf("outcome %+v", o.Players)
-	}
-	if len(o.Faults) != 1 || o.Faults[0].Kind != game.FaultTimeout || o.Faults[0].Where != "round 3" {
-		t.Fatalf("faults %+v", o.Faults)
-	}
-	slp.Close()
-	proctable.AssertGone(t, pid)
+	bothLanes(t, func(t *testing.T, launch func(t *testing.T, name string) *host.Bot) {
+		slp, pap := launch(t, "sleeper"), launch(t, "paper")
+		pid := slp.Pid()
+		t0 := time.Now()
+		res := playDynamite(t, slp, pap, 300*time.Millisecond)
+		// The sleeper sleeps an hour: a match over within minutes did not wait for it, however
+		// loaded the machine (a tighter bound would time the machine, not the host).
+		if el := time.Since(t0); el > 5*time.Minute {
+			t.Fatalf("match took %v after a 300ms timeout: it waited for the sleeper", el)
+		}
+		o := res.Outcome
+		if o.Players[0].Result != game.ResultLoss || o.Players[1].Result != game.ResultWin {
+			t.Fatalf("outcome %+v", o.Players)
+		}
+		if len(o.Faults) != 1 || o.Faults[0].Kind != game.FaultTimeout || o.Faults[0].Where != "round 3" {
+			t.Fatalf("faults %+v", o.Faults)
+		}
+		slp.Close()
+		proctable.AssertGone(t, pid)
+	})
 }
 
 func TestExitMidMatchLosesWithStderrInReport(t *testing.T) {
 	t.Parallel()
-	ex, pap := launch(t, "exiter"), launch(t, "paper")
-	pid := ex.Pid()
-	res := playDynamite(t, ex, pap, time.Second)
-	o := res.Outcome
-	if o.Players[0].Result != game.ResultLoss || len(o.Faults) != 1 {
-		t.Fatalf("outcome %+v faults %+v", o.Players, o.Faults)
-	}
-	f := o.Faults[0]
-	if f.Kind != game.FaultCrash || f.Where != "round 5" || !strings.Contains(f.Detail, "about to die in round 5") ||
-		!strings.Contains(f.Detail, "exited with status 3") {
-		t.Fatalf("fault %+v", f)
-	}
-	ex.Close()
-	proctable.AssertGone(t, pid)
+	bothLanes(t, func(t *testing.T, launch func(t *testing.T, name string) *host.Bot) {
+		ex, pap := launch(t, "exiter"), launch(t, "paper")
+		pid := ex.Pid()
+		res := playDynamite(t, ex, pap, time.Second)
+		o := res.Outcome
+		if o.Players[0].Result != game.ResultLoss || len(o.Faults) != 1 {
+			t.Fatalf("outcome %+v faults %+v", o.Players, o.Faults)
+		}
+		f := o.Faults[0]
+		if f.Kind != game.FaultCrash || f.Where != "round 5" || !strings.Contains(f.Detail, "about to die in round 5") ||
+			!strings.Contains(f.Detail, "exited with status 3") {
+			t.Fatalf("fault %+v", f)
+		}
+		ex.Close()
+		proctable.AssertGone(t, pid)
+	})
 }
 
 func TestPanicInMoveLosesWithTraceback(t *testing.T) {
 	t.Parallel()
-	pn, pap := launch(t, "panicker"), launch(t, "paper")
-	pid := pn.Pid()
-	res := playDynamite(t, pn, pap, time.Second)
-	o := res.Outcome
-	if o.Players[0].Result != game.ResultLoss || len(o.Faults) != 1 {
-		t.Fatalf("outcome %+v faults %+v", o.Players, o.Faults)
-	}
-	if f := o.Faults[0]; f.Kind != game.FaultCrash || !strings.Contains(f.Detail, "deliberate failure in round 4") || f.Where != "round 4" {
-		t.Fatalf("fault %+v", f)
-	}
-	pn.Close()
-	proctable.AssertGone(t, pid)
+	bothLanes(t, func(t *testing.T, launch func(t *testing.T, name string) *host.Bot) {
+		pn, pap := launch(t, "panicker"), launch(t, "paper")
+		pid := pn.Pid()
+		res := playDynamite(t, pn, pap, time.Second)
+		o := res.Outcome
+		if o.Players[0].Result != game.ResultLoss || len(o.Faults) != 1 {
+			t.Fatalf("outcome %+v faults %+v", o.Players, o.Faults)
+		}
+		if f := o.Faults[0]; f.Kind != game.FaultCrash || !strings.Contains(f.Detail, "deliberate failure in round 4") || f.Where != "round 4" {
+			t.Fatalf("fault %+v", f)
+		}
+		pn.Close()
+		proctable.AssertGone(t, pid)
+	})
 }
 
 func TestStoppedSignalIgnoringBotIsKilledWithItsChildren(t *testing.T) {
 	t.Parallel()
-	st, pap := launch(t, "stopper"), launch(t, "paper")
-	pid := st.Pid()
-	if len(proctable.Of(pid)) < 2 {
-		t.Fatalf("stopper should have a child: %v", proctable.Of(pid))
-	}
-	res := playDynamite(t, st, pap, 300*time.Millisecond)
-	if f := res.Outcome.Faults; len(f) != 1 || f[0].Kind != game.FaultTimeout {
-		t.Fatalf("faults %+v", f)
-	}
-	t0 := time.Now()
-	st.Close()
-	if el := time.Since(t0); el > 500*time.Millisecond {
-		t.Fatalf("Close took %v", el)
-	}
-	proctable.AssertGone(t, pid)
+	bothLanes(t, func(t *testing.T, launch func(t *testing.T, name string) *host.Bot) {
+		st, pap := launch(t, "stopper"), launch(t, "paper")
+		pid := st.Pid()
+		if len(proctable.Of(pid)) < 2 {
+			t.Fatalf("stopper should have a child: %v", proctable.Of(pid))
+		}
+		res := playDynamite(t, st, pap, 300*time.Millisecond)
+		if f := res.Outcome.Faults; len(f) != 1 || f[0].Kind != game.FaultTimeout {
+			t.Fatalf("faults %+v", f)
+		}
+		t0 := time.Now()
+		st.Close()
+		if el := time.Since(t0); el > 500*time.Millisecond {
+			t.Fatalf("Close took %v", el)
+		}
+		proctable.AssertGone(t, pid)
+	})
 }
 
 func TestStartFailures(t *testing.T) {

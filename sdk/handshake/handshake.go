@@ -6,6 +6,7 @@ package handshake
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"sync"
@@ -73,8 +74,25 @@ const MaxRequest = 8 << 20
 // host over gRPC, which is asynchronous and loses what is in flight when a bot dies; the first
 // call the host makes (Describe) points both back at the real stderr, which the host reads raw,
 // in order.
+//
+// When the host offered the fast lane (LaneEnv) and impl is a LaneActor, the bot announces it
+// in Describe and answers its moves there, on a goroutine of its own (ServeLane).
 func Serve(impl arenav1.BotServiceServer) {
 	realStderr := os.Stderr
+	if a, ok := impl.(LaneActor); ok {
+		if lane := LaneFromEnv(); lane != nil {
+			impl = laneServer{impl}
+			go func() {
+				err := ServeLane(lane, a.ActInto)
+				if err != nil {
+					fmt.Fprintf(realStderr, "%v\n", err)
+					os.Exit(1)
+				}
+				// The host closed the lane: it is done with this process.
+				os.Exit(0)
+			}()
+		}
+	}
 	var once sync.Once
 	restore := func(ctx context.Context, req any, _ *grpc.UnaryServerInfo, next grpc.UnaryHandler) (any, error) {
 		once.Do(func() { os.Stdout, os.Stderr = realStderr, realStderr })
@@ -92,6 +110,12 @@ func Serve(impl arenav1.BotServiceServer) {
 		},
 		Logger: hclog.NewNullLogger(), // its debug lines would only fill the bot's log
 	})
+}
+
+// LaneActor answers one move into resp (which it resets first): what a bot serves on the
+// fast lane.
+type LaneActor interface {
+	ActInto(req *arenav1.ActRequest, resp *arenav1.ActResponse)
 }
 
 // ActStream answers the moves of one ActStream with act, one answer per request in order,
