@@ -43,6 +43,13 @@ lane_languages() {
   trap 'rm -rf "$scratch"' EXIT
   step "the JavaScript kit's self-tests"
   node --test sdk/javascript/test/
+  step "the TypeScript kit's lane test (in a copy: npm ci fetches its packages, and the e2e tests build the folder meanwhile)"
+  mkdir "$scratch/ts"
+  cp -R examples/typescript/package.json examples/typescript/package-lock.json examples/typescript/tsconfig.json \
+    examples/typescript/src examples/typescript/proto examples/typescript/test "$scratch/ts/"
+  npm ci --prefix "$scratch/ts" --ignore-scripts --no-audit --no-fund
+  npm run --prefix "$scratch/ts" build
+  node --test "$scratch/ts/test/"
   step "the Rust kit's self-tests"
   CARGO_TARGET_DIR="$scratch/rust" cargo test -q --offline --manifest-path sdk/rust/Cargo.toml
   step "the Java kit's self-test"

@@ -306,7 +306,7 @@ func BenchmarkGoMoveCPUClock(b *testing.B) { benchMoveClock(b, GoBot, true) }
 
 func benchStart(b *testing.B, rel string) {
 	launchOrSkip(b, rel).Close() // builds the bot, checks it starts
-	r := &runner{l: testLauncher(b)}
+	r := &runner{l: testLauncher(b), parts: map[string][]host.Startup{}}
 	for b.Loop() {
 		if _, _, err := r.startOnce(context.Background(), rel); err != nil {
 			b.Fatal(err)

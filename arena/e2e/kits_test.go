@@ -11,8 +11,10 @@ import (
 	"github.com/botarena/arena/arena/botspec"
 	"github.com/botarena/arena/arena/build"
 	"github.com/botarena/arena/arena/game"
+	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
+	"github.com/botarena/arena/sdk/handshake"
 )
 
 // games lists every registered game, the house bot each kit bot plays, and parameters that
@@ -55,7 +57,7 @@ func TestEveryKitPlaysEveryGame(t *testing.T) {
 					if _, err := os.Stat(dir); err != nil {
 						t.Fatalf("the %s kit has no %s bot: %v", lang, g.name, err)
 					}
-					res, _ := playWith(t, r, g.name, 2*time.Second, g.params, dir, bot(g.house))
+					res, procs := playWith(t, r, g.name, 2*time.Second, g.params, dir, bot(g.house))
 					for _, f := range res.Outcome.Faults {
 						if f.Seat == 0 {
 							t.Fatalf("%s: fault %+v", dir, f)
@@ -63,6 +65,11 @@ func TestEveryKitPlaysEveryGame(t *testing.T) {
 					}
 					if res.Steps == 0 {
 						t.Fatalf("%s: no move played", dir)
+					}
+					// Every kit takes the fast lane the host offers (its SDK, or the stdio bridge).
+					if os.Getenv(host.LaneEnvOff) != "grpc" && !procs[0].OnLane() {
+						t.Fatalf("%s: its moves went over gRPC: the kit did not announce the fast lane (%s) in Describe",
+							dir, handshake.LaneName)
 					}
 				})
 			}

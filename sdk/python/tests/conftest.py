@@ -100,8 +100,9 @@ def server_cert_pem(field: str) -> bytes:
 
 
 def start_bot(bot: Path, env: dict[str, str] | None = None, cert: tuple[bytes, bytes] | None = None,
-              stdin: int | None = subprocess.DEVNULL) -> BotProcess:
-    """Starts ``python3 -m arena_sdk bot`` like the host does and connects a gRPC channel."""
+              stdin: int | None = subprocess.DEVNULL, pass_fds: tuple[int, ...] = ()) -> BotProcess:
+    """Starts ``python3 -m arena_sdk bot`` like the host does and connects a gRPC channel;
+    pass_fds are inherited (the fast lane's end)."""
     full = {k: v for k, v in os.environ.items() if not k.startswith("PLUGIN_")}
     full.update(COOKIE)
     full["PLUGIN_PROTOCOL_VERSIONS"] = "1"
@@ -110,7 +111,7 @@ def start_bot(bot: Path, env: dict[str, str] | None = None, cert: tuple[bytes, b
         full["PLUGIN_CLIENT_CERT"] = cert[0].decode()
     full.update(env or {})
     proc = subprocess.Popen([sys.executable, "-m", "arena_sdk", bot.name], cwd=bot.parent, env=with_src(full),
-                            stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                            stdin=stdin, stdout=subprocess.PIPE, stderr=subprocess.PIPE, pass_fds=pass_fds)
     assert proc.stdout is not None
     ready, _, _ = select.select([proc.stdout], [], [], HANDSHAKE_TIMEOUT)
     line = proc.stdout.readline().decode() if ready else ""

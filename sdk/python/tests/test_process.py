@@ -248,3 +248,25 @@ def test_eleven_realtv_seats_stream_at_once(write_bot, bot_process) -> None:
         votes = list(pool.map(play, range(11)))
     assert votes[0] == [ids[1]] * 3  # the weakest other player
     assert all(v == [ids[0]] * 3 for v in votes[1:])
+
+
+#: Modules a served bot must not import before its first move (issue 23, start-up): each costs
+#: milliseconds of every bot's start, and the served path does without them.
+NOT_AT_START = ("cryptography.x509", "cryptography.hazmat.backends.openssl.backend", "secrets", "tempfile",
+                "arena_sdk.finger", "arena_sdk.bidding", "arena_sdk.auction", "arena_sdk.realtv")
+
+
+def test_start_up_imports_stay_lean(write_bot, bot_process) -> None:
+    bot = write_bot(f"""
+        import sys
+        from arena_sdk import dynamite
+
+        class Lean(dynamite.Bot):
+            def move(self, state):
+                raise RuntimeError("loaded: " + ",".join(m for m in {NOT_AT_START!r} if m in sys.modules))
+    """, "lean_bot.py")
+    b = bot_process(bot, cert=client_cert(ec.SECP521R1()))  # go-plugin's curve: the TLS proxy's path
+    stub = bot_pb2_grpc.BotServiceStub(b.channel)
+    stub.Start(bot_pb2.StartRequest(match_id="m", seat=0, game="dynamite", dynamite={}), timeout=10)
+    r = stub.Act(bot_pb2.ActRequest(match_id="m", seat=0, step=1, dynamite=dict(round=1)), timeout=10)
+    assert r.error.message == "RuntimeError: loaded: "

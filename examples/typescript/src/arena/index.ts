@@ -4,3 +4,4 @@ export type { BotOptions, Strategies, FingerChoice } from "./server";
 export * from "./games";
 export * from "./types";
 export { makeServerCert } from "./cert";
+export { LANE_ENV, LANE_NAME, serveLane, takeLaneFd } from "./lane";

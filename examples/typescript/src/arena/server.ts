@@ -9,6 +9,7 @@ import * as grpc from "@grpc/grpc-js";
 import * as protoLoader from "@grpc/proto-loader";
 
 import { makeServerCert } from "./cert";
+import { LANE_NAME, laneSocket, serveLane, takeLaneFd } from "./lane";
 import { newSeat, AuctionSeat, BiddingSeat, DynamiteSeat, FingerSeat, RealtvSeat, Seat } from "./games";
 import type {
   ActRequest,
@@ -97,7 +98,11 @@ function botError(kind: BotError["kind"], err: unknown): BotError {
 
 export class Bot {
   private readonly seats = new Map<string, Seat>();
-  constructor(private readonly opts: BotOptions) {}
+  /** lanes: the move channels announced in Describe besides gRPC (the fast lane, when offered). */
+  constructor(
+    private readonly opts: BotOptions,
+    private readonly lanes: string[] = [],
+  ) {}
 
   private static key(matchId: string, seat: number): string {
     return `${matchId}\u0000${seat}`;
@@ -114,6 +119,7 @@ export class Bot {
       version: this.opts.version ?? "0.1.0",
       games: this.games(),
       sdk: SDK_VERSION,
+      lanes: this.lanes,
     };
   }
 
@@ -236,7 +242,9 @@ export function serve(opts: BotOptions): void {
   const clientCert = env.PLUGIN_CLIENT_CERT;
   if (!clientCert) fail(`${opts.name}: PLUGIN_CLIENT_CERT is not set`);
 
-  const bot = new Bot(opts);
+  // Taken before anything else runs: programs the bot starts never see the host's channel.
+  const laneFd = takeLaneFd(env);
+  const bot = new Bot(opts, laneFd === undefined ? [] : [LANE_NAME]);
   const cert = makeServerCert();
 
   const loaded = protoLoader.loadSync(["arena/v1/bot.proto", "grpc/health/v1/health.proto"], {
@@ -326,6 +334,15 @@ export function serve(opts: BotOptions): void {
     const line = `1|${PROTOCOL_VERSION}|unix|${socket}|grpc|${b64}\n`;
     fs.writeSync(1, line);
     console.error(`${opts.name}: serving on ${socket} (${bot.games().join(", ")})`);
+    if (laneFd !== undefined) {
+      // The same decoder and encoder as Act's, so a strategy sees the same objects on both lanes.
+      const act = (loaded["arena.v1.BotService"] as protoLoader.ServiceDefinition).Act;
+      const codec = {
+        decode: (body: Buffer) => act.requestDeserialize(body) as ActRequest,
+        encode: (msg: ActResponse) => act.responseSerialize(msg),
+      };
+      serveLane(laneSocket(laneFd), codec, (req, arrivedAt) => bot.act(req, arrivedAt));
+    }
   });
 
   process.on("uncaughtException", (err) => console.error("uncaught:", err));

@@ -209,6 +209,8 @@ export interface DescribeResponse {
   version: string;
   games: string[];
   sdk: string;
+  /** Move channels besides ActStream: ["frames.v1"] when the bot reads its moves on the fast lane. */
+  lanes?: string[];
 }
 
 export interface StartRequest {
@@ -258,6 +260,9 @@ export interface BotError {
 
 export interface ActResponse {
   step: number;
+  /** Echoes of the request's, set on the fast lane (one channel carries every seat). */
+  match_id?: string;
+  seat?: number;
   dynamite?: Partial<DynamiteAction>;
   finger?: Partial<FingerAction>;
   bidding?: BiddingAction;

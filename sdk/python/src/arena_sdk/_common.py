@@ -9,7 +9,6 @@ import os
 import sys
 import threading
 import time
-import traceback
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
@@ -49,6 +48,8 @@ _SKIP = (_SDK_DIR, "<frozen importlib")
 
 def user_traceback(exc: BaseException) -> str:
     """The traceback of exc without the SDK's own frames at its top."""
+    import traceback  # only when user code failed: it is not needed to start
+
     tb = exc.__traceback__
     while tb is not None and tb.tb_next is not None and tb.tb_frame.f_code.co_filename.startswith(_SKIP):
         tb = tb.tb_next

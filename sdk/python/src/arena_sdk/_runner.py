@@ -9,6 +9,10 @@ Order matters:
 4. Import the bot file and find its bots (a failure exits with status 1 and says why on stderr).
 5. Serve BotService, health, and go-plugin's controller, stdio and broker services on a unix
    socket (AutoMTLS when the host sends its certificate), then print the handshake line.
+6. When the host offered the fast lane (``ARENA_LANE_FD``, taken before the bot file is
+   imported, so that user code never sees it), answer moves there on the main thread until the
+   host closes it; gRPC keeps serving Describe, Start and End (and moves, for a host that does
+   not use the lane).
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import threading
 import time
 from typing import NoReturn
 
+from arena_sdk import _lane
 from arena_sdk._common import user_traceback
 from arena_sdk._handshake import (
     COOKIE_KEY,
@@ -92,13 +97,14 @@ def main(argv: list[str] | None = None) -> NoReturn:
     if len(args) != 1 or args[0].startswith("-"):
         _fail("usage: python3 -m arena_sdk path/to/bot.py[:ClassName]", 2)
     detach_stdin()
+    lane_fd = _lane.take_fd()
     try:
         bot = load(spec)
     except LoadError as e:
         _fail(f"arena_sdk: {e}")
     except BaseException as e:  # the bot file itself raised while being imported
         _fail(f"arena_sdk: importing {spec} failed:\n{user_traceback(e)}")
-    serve(bot, handshake_fd)
+    serve(bot, handshake_fd, lane_fd)
 
 
 def _exit_now(code: int = 0, cleanup: list[str] | None = None) -> NoReturn:
@@ -115,16 +121,27 @@ def _exit_now(code: int = 0, cleanup: list[str] | None = None) -> NoReturn:
     os._exit(code)
 
 
-def serve(bot: object, handshake_fd: int) -> NoReturn:
-    """Serves until the host sends Shutdown (or the process is killed).
+def serve(bot: object, handshake_fd: int, lane_fd: int | None = None) -> NoReturn:
+    """Serves until the host sends Shutdown (or the process is killed); moves on the fast lane
+    too when lane_fd is the host's channel (see _lane).
 
     gRPC and the modules built on it (``_service``, the TLS helpers) are imported here, once the
     host's cookie is checked and the bot file is loaded: a bot run by hand gets its explanation
     without paying for (or failing on) the gRPC import. None of them imports this module.
     """
-    import secrets
-    import tempfile
     from concurrent.futures import ThreadPoolExecutor
+
+    # The certificate first: grpc starts threads of its own as soon as a server exists, and
+    # importing cryptography beside them costs more (issue 23, start-up).
+    client_cert = os.environ.get("PLUGIN_CLIENT_CERT", "")
+    cert_field = ""
+    if client_cert:
+        from arena_sdk._tls import make_server_cert
+
+        try:
+            key_pem, cert_pem, cert_field = make_server_cert()
+        except Exception as e:
+            _fail(f"arena_sdk: cannot make the TLS certificate of the handshake: {e}")
 
     import grpc
     from grpc_health.v1 import health, health_pb2, health_pb2_grpc
@@ -136,9 +153,11 @@ def serve(bot: object, handshake_fd: int) -> NoReturn:
     sock_dir = os.environ.get("PLUGIN_UNIX_SOCKET_DIR") or ""
     cleanup: list[str] = []
     if not sock_dir:
+        import tempfile
+
         sock_dir = tempfile.mkdtemp(prefix="arena-bot-")
         cleanup.append(sock_dir)
-    sock_path = os.path.join(sock_dir, "plugin" + secrets.token_hex(6))
+    sock_path = os.path.join(sock_dir, "plugin" + os.urandom(6).hex())
     cleanup.insert(0, sock_path)
 
     def shutdown() -> None:
@@ -150,7 +169,8 @@ def serve(bot: object, handshake_fd: int) -> NoReturn:
         options=[("grpc.max_receive_message_length", _MAX_MESSAGE),
                  ("grpc.max_send_message_length", _MAX_MESSAGE)],
     )
-    bot_pb2_grpc.add_BotServiceServicer_to_server(BotServicer(bot), server)  # type: ignore[arg-type]
+    servicer = BotServicer(bot, [_lane.NAME] if lane_fd is not None else [])  # type: ignore[arg-type]
+    bot_pb2_grpc.add_BotServiceServicer_to_server(servicer, server)
     health_servicer = health.HealthServicer()
     health_servicer.set("plugin", health_pb2.HealthCheckResponse.SERVING)
     health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
@@ -159,16 +179,13 @@ def serve(bot: object, handshake_fd: int) -> NoReturn:
     stdio_pb2_grpc.add_GRPCStdioServicer_to_server(StdioServicer(), server)
     broker_pb2_grpc.add_GRPCBrokerServicer_to_server(BrokerServicer(), server)
 
-    client_cert = os.environ.get("PLUGIN_CLIENT_CERT", "")
-    cert_field = ""
     proxy = None
     try:
         if not client_cert:
             bound = server.add_insecure_port("unix:" + sock_path)
         else:
-            from arena_sdk._tls import grpc_can_verify, make_server_cert
+            from arena_sdk._tls import grpc_can_verify
 
-            key_pem, cert_pem, cert_field = make_server_cert()
             if grpc_can_verify(client_cert):
                 creds = grpc.ssl_server_credentials([(key_pem, cert_pem)], root_certificates=client_cert.encode(),
                                                     require_client_auth=True)
@@ -178,12 +195,16 @@ def serve(bot: object, handshake_fd: int) -> NoReturn:
                 from arena_sdk._tls import pem_to_der
                 from arena_sdk._tlsproxy import TLSProxy, context_for
 
-                inner_dir = tempfile.mkdtemp(prefix="g", dir=sock_dir)
+                # A private folder (mkdtemp's mode, without importing tempfile) for the gRPC
+                # server's own socket and, briefly, the key files ssl reads.
+                inner_dir = os.path.join(sock_dir, "g" + os.urandom(6).hex())
+                os.mkdir(inner_dir, 0o700)
                 inner_path = os.path.join(inner_dir, "grpc")
                 cleanup[1:1] = [inner_path, inner_dir]
                 bound = server.add_insecure_port("unix:" + inner_path)
                 der = pem_to_der(client_cert)
-                proxy = TLSProxy(context_for(key_pem, cert_pem, client_cert), sock_path, inner_path, der)
+                ctx = context_for(key_pem, cert_pem, client_cert, inner_dir)
+                proxy = TLSProxy(ctx, sock_path, inner_path, der)
     except Exception as e:
         _fail(f"arena_sdk: cannot listen on {sock_path}: {e}")
     if not bound:
@@ -200,6 +221,12 @@ def serve(bot: object, handshake_fd: int) -> NoReturn:
 
     threading.Thread(target=_watch_parent, args=(os.getppid(), cleanup), name="arena-parent",
                      daemon=True).start()
+    if lane_fd is not None:
+        try:
+            _lane.serve(lane_fd, servicer._act_into)
+        except BaseException as e:  # a bug of the SDK's: say it, and let gRPC end the process
+            sys.stderr.write(f"arena_sdk: the fast lane failed:\n{user_traceback(e)}")
+        os.close(lane_fd)  # the host is done with the lane; Shutdown still comes over gRPC
     try:
         server.wait_for_termination()
     except KeyboardInterrupt:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 import grpc
@@ -57,8 +57,10 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
     """Serves arena.v1.BotService for one loaded bot file. Seats are keyed by (match_id, seat);
     calls to different seats run concurrently, calls to one seat one at a time."""
 
-    def __init__(self, bot: LoadedBot) -> None:
+    def __init__(self, bot: LoadedBot, lanes: Sequence[str] = ()) -> None:
         self._bot = bot
+        #: The move channels announced in Describe besides gRPC (the fast lane, when offered).
+        self._lanes = list(lanes)
         self._seats: dict[tuple[str, int], Seat] = {}
         self._mu = threading.Lock()
         self._seat_classes = {g: games.seat_class(g) for g in bot.entries}
@@ -68,7 +70,8 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
     def Describe(self, request: bot_pb2.DescribeRequest, context: Any) -> bot_pb2.DescribeResponse:
         b = self._bot
         return bot_pb2.DescribeResponse(name=b.name, author=b.author, version=b.version,
-                                        games=sorted(b.entries), sdk=f"python/{__version__}")
+                                        games=sorted(b.entries), sdk=f"python/{__version__}",
+                                        lanes=self._lanes)
 
     def Start(self, request: bot_pb2.StartRequest, context: Any) -> bot_pb2.StartResponse:
         game = request.game
@@ -92,8 +95,11 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
             self._seats[(request.match_id, request.seat)] = seat
         return bot_pb2.StartResponse()
 
-    def _act_into(self, req: bot_pb2.ActRequest, resp: bot_pb2.ActResponse) -> None:
-        now = _monotonic()
+    def _act_into(self, req: bot_pb2.ActRequest, resp: bot_pb2.ActResponse, now: float | None = None) -> None:
+        """Fills resp for req, whichever lane it came on; now is when req arrived (default:
+        this call), the instant the seat's clock for this move starts from."""
+        if now is None:
+            now = _monotonic()
         resp.step = req.step
         seat = self._seats.get((req.match_id, req.seat))
         if seat is None:

@@ -18,15 +18,15 @@ import select
 import socket
 import ssl
 import sys
-import tempfile
 import threading
 
 _CHUNK = 256 << 10
 _HANDSHAKE_TIMEOUT = 10.0
 
 
-def context_for(key_pem: bytes, cert_pem: bytes, client_cert_pem: str) -> ssl.SSLContext:
-    """A server context that requires the host's certificate and speaks HTTP/2."""
+def context_for(key_pem: bytes, cert_pem: bytes, client_cert_pem: str, private_dir: str) -> ssl.SSLContext:
+    """A server context that requires the host's certificate and speaks HTTP/2. private_dir is
+    a folder only this process uses (mode 0700), where the key is written for ssl to read."""
     ctx = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     ctx.minimum_version = ssl.TLSVersion.TLSv1_2
     ctx.verify_mode = ssl.CERT_REQUIRED
@@ -37,9 +37,8 @@ def context_for(key_pem: bytes, cert_pem: bytes, client_cert_pem: str) -> ssl.SS
         ctx.num_tickets = 0
     except (AttributeError, ValueError):
         pass
-    # load_cert_chain only reads files: write them to a private directory and remove them at once.
-    d = tempfile.mkdtemp(prefix="arena-tls-")
-    cert_file, key_file = os.path.join(d, "cert.pem"), os.path.join(d, "key.pem")
+    # load_cert_chain only reads files: write them to the private folder and remove them at once.
+    cert_file, key_file = os.path.join(private_dir, "cert.pem"), os.path.join(private_dir, "key.pem")
     try:
         for path, data in ((cert_file, cert_pem), (key_file, key_pem)):
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
@@ -52,7 +51,6 @@ def context_for(key_pem: bytes, cert_pem: bytes, client_cert_pem: str) -> ssl.SS
                 os.unlink(path)
             except OSError:
                 pass
-        os.rmdir(d)
     return ctx
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import sys
 from typing import Final
 
 #: Game registry name -> the method a native bot implements (for messages and docs).
@@ -22,9 +23,17 @@ def module(game: str):  # type: ignore[no-untyped-def]
     return importlib.import_module(f"arena_sdk.{game}")
 
 
-def bot_bases() -> dict[str, type]:
-    """Each game's native Bot base class."""
-    return {g: module(g).Bot for g in NAMES}
+def imported_bot_bases() -> dict[str, type]:
+    """The Bot base classes of the game modules imported so far. A bot class can only subclass
+    one of these (its file imported the module), and importing the other games' modules would
+    cost a bot's start-up for nothing."""
+    out = {}
+    for g in NAMES:
+        mod = sys.modules.get(f"arena_sdk.{g}")
+        bot = getattr(mod, "Bot", None)
+        if isinstance(bot, type):
+            out[g] = bot
+    return out
 
 
 def seat_class(game: str) -> type:

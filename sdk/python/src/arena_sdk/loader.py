@@ -128,7 +128,7 @@ class NativeDetector(Detector):
     )
 
     def detect(self, bot: BotFile, module: ModuleType) -> Sequence[Entry]:
-        bases = games.bot_bases()
+        bases = games.imported_bot_bases()
         found: list[Entry] = []
         if bot.class_name is not None:
             cls = getattr(module, bot.class_name, None)
