@@ -114,6 +114,7 @@ func (c processSeat) OnLane() bool { return c.s.OnLane() }
 
 // Post sends one move on the fast lane (see match.LaneConn).
 func (c processSeat) Post(req *arenav1.ActRequest, limit, wallCap time.Duration, byCPU bool) match.Posted {
+	c.bot.Log.Mark(req.GetStep())
 	return lanePosted{m: c.s.Post(req, limit, wallCap, byCPU), c: c}
 }
 
