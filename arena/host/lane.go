@@ -362,6 +362,11 @@ func (s *Seat) Post(req *arenav1.ActRequest, limit, wall time.Duration, byCPU bo
 		}
 		m.finish(err)
 		l.mu.Unlock()
+	} else if m.byCPU {
+		// The CPU clock's own-time cap counts from the request being in the bot's socket, and
+		// does not charge while an answer waits unread (the host is late, not the bot).
+		s.watch.answerPending(l.unread)
+		s.watch.written()
 	}
 	return m
 }
