@@ -68,7 +68,7 @@ func play(t *testing.T, hostile string, deadline time.Duration, limits sandbox.L
 		hostile = filepath.Join(absRoot, hostile)
 	}
 	bots := []string{hostile, filepath.Join(absRoot, house)}
-	procs, err := players.Launch(ctx, resolver, bots, host.Options{StartTimeout: 30 * time.Second, Limits: limits})
+	procs, err := players.Launch(ctx, resolver, bots, host.Options{StartTimeout: slack.Of(t, 15*time.Second), Limits: limits})
 	if err != nil {
 		t.Fatal(err)
 	}
