@@ -13,16 +13,17 @@ import (
 // RunQueueDelay is how long the tree's threads have been runnable but waiting for a CPU (the
 // scheduler's run-queue delay), summed over the threads now in its cgroup: the second field
 // of /proc/<tid>/schedstat, which counts from each thread's birth. ok is false where no cgroup
-// lists the threads or the kernel keeps no schedstat. The CPU clock subtracts it from a move's
-// wall time, so that the bot's wall cap counts what it chose (its CPU and its own waits) and
-// never the machine's load.
+// lists the threads or the kernel keeps no schedstat (Probe's CPU line then says so; a missing
+// file must not read as no delay at all). The CPU clock subtracts it from a move's wall time,
+// so that the bot's wall cap counts what it chose (its CPU and its own waits) and never the
+// machine's load.
 //
 // A thread that has exited takes its delay with it, so a reading can only fall short: the
 // bot is then charged more of its wall time, never less. The cost is one read of the cgroup's
 // thread list and one of each thread's schedstat (about 10 us per thread), which is why the
 // host reads it only for moves whose wall time nears their cap.
 func (p *Process) RunQueueDelay() (time.Duration, bool) {
-	if p == nil || p.cg == nil {
+	if p == nil || p.cg == nil || !p.plan.schedstat {
 		return 0, false
 	}
 	return p.cg.runQueueDelay()
