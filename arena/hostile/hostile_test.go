@@ -182,7 +182,7 @@ func TestHostileBots(t *testing.T) {
 		c := c
 		t.Run(strings.TrimPrefix(c.bot, "bots/hostile/"), func(t *testing.T) {
 			t.Parallel()
-			o := play(t, c.bot, 700*time.Millisecond, c.limits, c.rounds)
+			o := play(t, c.bot, slack.Of(t, 350*time.Millisecond), c.limits, c.rounds) // 700 ms by default; seconds under emulation
 			out := o.res.Outcome
 			for _, f := range out.Faults {
 				if len(f.Detail) > bounded.Detail+1024 {
