@@ -2,14 +2,15 @@
 # Runs every test on a fresh machine: installs what the tests need (Go modules, the Python SDK
 # with its test dependencies), checks that generated code is fresh and that the wire contract
 # has no breaking change against main (buf breaking), then runs vet, the Go tests, the fuzz
-# targets briefly, and, beside them, scripts/fresh.sh (a brand-new machine) and the other
-# languages (mypy and the Python tests, the kits' self-tests).
+# targets briefly, and, beside them, scripts/fresh.sh (a brand-new machine), the other
+# languages (mypy and the Python tests, the kits' self-tests), the macOS build and the VM leg
+# (the sandbox on cgroup v2, in Debian's kernel under qemu: scripts/vm/leg.sh).
 #
 # Time: the quick checks run first, one after another, so a stale file fails in seconds. Then
-# four independent lanes run at once, because much of their time is spent waiting (bots that
-# sleep, subprocesses, downloads) rather than computing: the Go lane in the foreground, and
-# fresh.sh, the other languages and the macOS build in the background, each into its own log,
-# printed whole when it ends. Every step prints the seconds since the start; the end prints each
+# five independent lanes run at once, because much of their time is spent waiting (bots that
+# sleep, subprocesses, downloads, an emulated VM's two CPUs) rather than computing: the Go
+# lane in the foreground, and fresh.sh, the other languages, the macOS build and the VM leg in
+# the background, each into its own log, printed whole when it ends. Every step prints the seconds since the start; the end prints each
 # lane's time.
 # The tests' few wall-clock bounds stretch with ARENA_TEST_SLACK (internal/slack): raise it on
 # a machine that is busy with other work.
@@ -60,6 +61,16 @@ lane_languages() {
 lane_macos() {
   step "go build for macOS (GOOS=darwin GOARCH=arm64)"
   GOOS=darwin GOARCH=arm64 go build ./...
+}
+
+# The sandbox where most users run it: cgroup v2 (systemd hosts, containers), in a VM booted
+# with Debian's kernel under qemu, emulated (no KVM on CI machines): every layer required in
+# the root cgroup, a container's cgroup and a delegated user's; the core hostile cases; a
+# match per game; a tournament killed and resumed. About 10 minutes, mostly emulation; what
+# it needs was installed before the lanes (scripts/vm/install.sh).
+lane_vm() {
+  step "the VM leg: the sandbox on cgroup v2 in Debian's kernel under qemu (scripts/vm/leg.sh)"
+  bash scripts/vm/leg.sh
 }
 
 lane_go() {
@@ -113,13 +124,16 @@ bad=$(gofmt -l $(git ls-files '*.go' | grep -v '\.pb\.go$'))
 if [ -n "$bad" ]; then echo "gofmt needed: $bad" >&2; exit 1; fi
 
 ARENA_CHROMIUM=$(scripts/chromium.sh); export ARENA_CHROMIUM # the browser tests' Chromium (apt-installed when missing)
+# The VM leg's qemu, kernel, busybox and virtme-ng (apt and pip, when missing): installed here,
+# before the lanes, so that no two apt-get runs overlap; a tool that cannot be had fails the run.
+scripts/vm/install.sh
 
 # The lanes: the background ones write their logs, printed whole when they end; the Go lane
 # prints as it goes. Each lane leaves its exit status and seconds; all are waited for,
 # even when one fails, so that every failure is reported in one run.
 logs=$(mktemp -d "${TMPDIR:-/tmp}/arena-test-lanes.XXXXXX")
 trap 'rm -rf "$logs"' EXIT
-lanes=(go fresh languages macos)
+lanes=(go fresh languages macos vm)
 run_lane() {
   local l=$1 start=$SECONDS rc=0
   if [ "$l" = go ]; then
@@ -129,7 +143,8 @@ run_lane() {
   fi
   echo "$rc $((SECONDS - start))" >"$logs/$l.status"
 }
-step "lanes fresh, languages and macos start in the background (their logs follow the Go lane's)"
+step "lanes fresh, languages, macos and vm start in the background (their logs follow the Go lane's)"
+run_lane vm &
 run_lane fresh &
 run_lane languages &
 run_lane macos &
