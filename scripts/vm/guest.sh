@@ -122,24 +122,37 @@ done < <(grep -v '^#' scripts/vm/games.txt)
 # A tournament killed (SIGKILL) after its first finished match, then resumed: every match is
 # done exactly once. Two bots, seats swapped: two matches, one before the kill, one after.
 tournament() {
-  # The store in the guest's own /tmp: SQLite's locks fail on the 9p share (disk I/O error).
-  local db=/tmp/arena-vm-leg.db log=$out/tournament.txt
+  # The store in a tmpfs of the guest's own: SQLite's locks fail on the 9p share (disk I/O
+  # error), and the queue's JetStream reserves its streams' caps (about 22 GiB) out of the free
+  # space of the store's folder (a tmpfs's size is only a cap, not memory taken).
+  local dir=/tmp/arena-vm-tournament
+  mkdir -p $dir && { mountpoint -q $dir || mount -t tmpfs -o size=64g arena-vm-tournament $dir; } || return 1
+  local db=$dir/arena-vm-leg.db log=$out/tournament.txt
   rm -f "$db"*
-  arena tournament dynamite --store "$db" --name vm --seed 7 --jobs 1 --target 10 --rounds 60 \
+  # Matches of 40 points (seconds each here) and a poll every 0.2 s: the kill lands between the
+  # first match's end and the second's.
+  arena tournament dynamite --store "$db" --name vm --seed 7 --jobs 1 --target 40 --rounds 200 \
     "${slow[@]}" --plain bots/dynamite/cmd/beatlast bots/dynamite/cmd/paper >"$log" 2>&1 &
   local pid=$! i
-  for ((i = 0; i < 1800; i++)); do
+  for ((i = 0; i < 9000; i++)); do
     grep -q '^\[done' "$log" && break
     kill -0 $pid 2>/dev/null || break
-    sleep 1
+    sleep 0.2
   done
   cat "$log"
   if ! kill -9 $pid 2>/dev/null; then echo "the tournament ended before it could be killed" >&2; return 1; fi
   wait $pid
   echo "killed after $(grep -c '^\[done' "$log") finished match(es)"
-  arena tournament --resume vm --store "$db" --plain "${slow[@]}" || return 1
-  arena show "$db" vm --matches | tee "$out/matches.txt"
-  [ "$(grep -c ' done' "$out/matches.txt")" -eq 2 ]
+  # The resume plays only the match left, and the store then holds both, each once.
+  arena tournament --resume vm --store "$db" --plain "${slow[@]}" >"$out/resume.txt" 2>&1
+  local rc=$?
+  cat "$out/resume.txt"
+  [ $rc -eq 0 ] || return 1
+  grep -q '^played 1 matches' "$out/resume.txt" || { echo "the resume did not play exactly the one match left" >&2; return 1; }
+  arena show "$db" vm --matches >"$out/matches.txt" 2>&1 || { cat "$out/matches.txt"; return 1; }
+  cat "$out/matches.txt"
+  grep -q '2/2 matches done' "$out/matches.txt" &&
+    [ "$(grep -E '^  dynamite-r[0-9]+-[0-9]+-[0-9]+ ' "$out/matches.txt" | awk '{print $1}' | sort -u | wc -l)" -eq 2 ]
 }
 check "tournament killed and resumed" tournament
 
