@@ -72,6 +72,8 @@ type kernelHides struct {
 	V1Freezer    bool // the cgroup v1 freezer hierarchy
 	PSI          bool // pressure stall information (Linux 4.20, CONFIG_PSI, not psi=0)
 	LandlockABI  int  // the highest Landlock ABI to use; 0 keeps the kernel's
+	NoLandlock   bool // Landlock itself (Linux 5.13, and "landlock" in the lsm= list)
+	Schedstat    bool // per-thread run-queue delay, /proc/<tid>/schedstat (CONFIG_SCHED_INFO)
 }
 
 // cgroupHost is what the planner knows of this machine and this process.

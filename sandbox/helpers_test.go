@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/botarena/arena/internal/slack"
 )
 
 // run is one sandboxed act and what it printed.
@@ -92,9 +94,11 @@ func startOn(t *testing.T, pl *plan, act string, l Limits, edit ...func(*Spec)) 
 	return r
 }
 
-// wait waits for the end (at most d) and returns the output.
+// wait waits for the end (at most d) and returns the output. Its end is a failure, so d is stretched by the slack factor (internal/slack): under
+// emulation (the VM leg) a start reads its binary over a shared filesystem and takes seconds.
 func (r *run) wait(t *testing.T, d time.Duration) string {
 	t.Helper()
+	d = slack.Of(t, d)
 	select {
 	case <-r.p.Done():
 	case <-time.After(d):
@@ -102,7 +106,7 @@ func (r *run) wait(t *testing.T, d time.Duration) string {
 	}
 	select {
 	case <-r.read:
-	case <-time.After(3 * time.Second):
+	case <-time.After(slack.Of(t, 3*time.Second)):
 		t.Fatalf("%s: output pipes still open after the end", r.p.spec.Name)
 	}
 	return r.stdout()
@@ -114,9 +118,11 @@ func (r *run) stdout() string {
 	return r.out.String()
 }
 
-// line waits for the first output line starting with prefix.
+// line waits for the first output line starting with prefix, up to d stretched by the slack
+// factor (as wait).
 func (r *run) line(t *testing.T, prefix string, d time.Duration) string {
 	t.Helper()
+	d = slack.Of(t, d)
 	timeout := time.After(d)
 	for {
 		select {

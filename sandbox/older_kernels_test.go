@@ -3,7 +3,11 @@
 package sandbox
 
 import (
+	"fmt"
 	"net"
+	"os"
+	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -108,25 +112,37 @@ func TestNoCgroupKillNoPIDNamespace(t *testing.T) {
 	}
 }
 
-// Landlock ABI 1 to 3 (Linux 5.13 to 6.6): no TCP rules and no signal scoping. The report
-// says the network and PID namespaces take over, and the bot still reaches nothing.
+// Landlock ABI 1 to 3 (Linux 5.13 to 6.6): no TCP rules and no signal scoping; ABI 4 and 5
+// (Linux 6.7 to 6.11): TCP rules but no signal scoping. The report says the network and PID
+// namespaces take over, and the bot still reaches nothing, signals nothing of the host's, and
+// writes only its work dir.
 func TestOlderLandlock(t *testing.T) {
 	need(t, LayerLandlock, LayerNetNS, LayerPIDNS)
 	kernel, _ := landlockABI()
-	if kernel < 4 {
-		t.Logf("this kernel's Landlock is ABI %d already", kernel)
+	if kernel < 5 {
+		t.Logf("this kernel's Landlock is ABI %d already: higher ABIs are tested as %d", kernel, kernel)
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ln.Close()
-	for _, abi := range []int{1, 2, 3} {
+	for abi := 1; abi <= 5; abi++ {
 		pl := hidingPlan(t, kernelHides{LandlockABI: abi})
 		l, _ := pl.report.Layer(LayerLandlock)
-		if !l.Active || !strings.Contains(l.Detail, "no TCP rules before ABI 4") || !strings.Contains(l.Detail, "network namespace alone") ||
-			!strings.Contains(l.Detail, "no signal scoping before ABI 6") {
+		want := []string{"no signal scoping before ABI 6", "the PID namespace hides every other process"}
+		if min(abi, kernel) < 4 {
+			want = append(want, "no TCP rules before ABI 4", "network namespace alone")
+		} else {
+			want = append(want, "no TCP bind or connect")
+		}
+		if !l.Active || !strings.Contains(l.Detail, fmt.Sprintf("ABI %d:", min(abi, kernel))) {
 			t.Fatalf("ABI %d: landlock layer %+v", abi, l)
+		}
+		for _, w := range want {
+			if !strings.Contains(l.Detail, w) {
+				t.Fatalf("ABI %d: landlock layer %q lacks %q", abi, l.Detail, w)
+			}
 		}
 		r := startOn(t, pl, "tcp:"+ln.Addr().String(), Limits{})
 		out := r.wait(t, 20*time.Second)
@@ -141,6 +157,70 @@ func TestOlderLandlock(t *testing.T) {
 		if out := r2.wait(t, 20*time.Second); strings.Contains(out, " ok") {
 			t.Fatalf("ABI %d: %q", abi, out)
 		}
+		// Without signal scoping, the PID namespace keeps the host's processes out of reach.
+		r3 := startOn(t, pl, "kill:"+strconv.Itoa(os.Getpid()), Limits{})
+		if out := r3.wait(t, 20*time.Second); !strings.Contains(out, "kill ") || strings.Contains(out, " ok") {
+			t.Fatalf("ABI %d: %q", abi, out)
+		}
+	}
+}
+
+// No Landlock at all (before Linux 5.13, or not in the kernel's lsm= list): the report says
+// so with the fix, names the layers that stand in for it (the filesystem view, the network
+// namespace), and those still keep the bot from the host's files and the network.
+func TestNoLandlock(t *testing.T) {
+	need(t, LayerFiles, LayerMountNS, LayerNetNS)
+	pl := hidingPlan(t, kernelHides{NoLandlock: true})
+	l, _ := pl.report.Layer(LayerLandlock)
+	if l.Active || pl.landlock != 0 || !strings.Contains(l.Detail, "does not offer Landlock") ||
+		!strings.Contains(l.Detail, "the filesystem view (mount namespace) still shows the bot only its files") ||
+		!strings.Contains(l.Detail, "the network namespace keeps it off the network") || !strings.Contains(l.Fix, "Linux 5.13") {
+		t.Fatalf("landlock layer: %+v", l)
+	}
+	if !pl.report.Active(LayerFiles) || !pl.report.Active(LayerSeccomp) {
+		t.Fatal("hiding Landlock took other layers with it")
+	}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	secret := filepath.Join(t.TempDir(), "secret")
+	if err := os.WriteFile(secret, []byte("hunter2"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range []string{"tcp:" + ln.Addr().String(), "write:/tmp/arena-landlock-escape", "read:" + secret} {
+		r := startOn(t, pl, a, Limits{})
+		out := r.wait(t, 20*time.Second)
+		if !strings.Contains(out, strings.SplitN(a, ":", 2)[0]+" ") || strings.Contains(out, " ok") {
+			t.Fatalf("%s without Landlock: %q", a, out)
+		}
+		if r.p.landlock != 0 {
+			t.Fatalf("the init applied Landlock ABI %d with Landlock hidden", r.p.landlock)
+		}
+	}
+}
+
+// No run-queue delay per thread (a kernel without CONFIG_SCHED_INFO): RunQueueDelay says it
+// has none, rather than a delay of zero, and the CPU layer says a move's wall-time cap then
+// counts the machine's load too.
+func TestNoSchedstat(t *testing.T) {
+	need(t, LayerCPU)
+	pl := hidingPlan(t, kernelHides{Schedstat: true})
+	l, _ := pl.report.Layer(LayerCPU)
+	if !l.Active || !strings.Contains(l.Detail, "no run-queue delay per thread") {
+		t.Fatalf("cpu layer: %+v", l)
+	}
+	r := startOn(t, pl, "sleep:10s", Limits{})
+	r.line(t, "sleeping", readyWait)
+	if d, ok := r.p.RunQueueDelay(); ok {
+		t.Fatalf("RunQueueDelay answered %v with schedstat hidden", d)
+	}
+	// The same on the real plan reads the delay (this kernel keeps schedstat).
+	r2 := start(t, "sleep:10s", Limits{})
+	r2.line(t, "sleeping", readyWait)
+	if _, ok := r2.p.RunQueueDelay(); !ok {
+		t.Fatal("RunQueueDelay has no reading on this kernel")
 	}
 }
 

@@ -33,7 +33,9 @@ type plan struct {
 	hides kernelHides
 	// psi: the kernel measures CPU pressure per cgroup (cpu.pressure), see CPUPressure.
 	psi bool
-	fix *fixer
+	// schedstat: the kernel keeps each thread's run-queue delay, see RunQueueDelay.
+	schedstat bool
+	fix       *fixer
 }
 
 var (
@@ -113,7 +115,11 @@ func probeWith(hides kernelHides) *plan {
 	}
 
 	// Landlock is a property of the kernel; the probe run below checks it can be applied.
-	if abi, err := landlockABI(); err == nil {
+	abi, err := landlockABI()
+	if hides.NoLandlock {
+		abi, err = 0, syscall.ENOSYS // what a kernel before 5.13 answers
+	}
+	if err == nil {
 		p.landlock = abi
 		if hides.LandlockABI > 0 && hides.LandlockABI < abi {
 			p.landlock = hides.LandlockABI
@@ -126,6 +132,9 @@ func probeWith(hides kernelHides) *plan {
 	p.userns, p.mountns, p.pidns, p.netns, p.ipcns, p.utsns = true, true, true, true, true, true
 	p.cgroupns = true
 	p.cg = planCgroups(owner(), hides)
+	if _, err := os.Stat("/proc/self/schedstat"); err == nil && !hides.Schedstat {
+		p.schedstat = true
+	}
 
 	// Work directory tmpfs.
 	if p.root {
@@ -413,8 +422,12 @@ func (p *plan) fill(why map[string]string) {
 			extra += "; no signal scoping before ABI 6 (Linux 6.12) and no PID namespace: the bot can signal processes of its own uid"
 		}
 		rep.set(LayerLandlock, true, "ABI %d: read only its files and runtime, write only its work dir%s", p.landlock, extra)
-	} else if w := because(LayerLandlock, ""); w != "" {
-		rep.set(LayerLandlock, false, "%s", w)
+	} else {
+		if w := because(LayerLandlock, ""); w != "" {
+			rep.set(LayerLandlock, false, "%s", w)
+		}
+		l, _ := rep.Layer(LayerLandlock)
+		rep.set(LayerLandlock, false, "%s; %s", l.Detail, p.withoutLandlock())
 	}
 	if !p.seccomp {
 		rep.setFix(LayerSeccomp, "a kernel with CONFIG_SECCOMP_FILTER; in a container: --security-opt seccomp=unconfined")
@@ -438,10 +451,27 @@ var killWords = map[string]string{
 	freezeV1: "freeze the tree, kill every process, thaw (v1 freezer)",
 }
 
+// withoutLandlock says which layers stand in for a missing Landlock, and what is left open.
+func (p *plan) withoutLandlock() string {
+	files := "the filesystem view (mount namespace) still shows the bot only its files and runtime, and only its work dir is writable"
+	if !p.mountns {
+		files = "no mount namespace either: only file permissions keep the bot from the host's files"
+	}
+	net := "the network namespace keeps it off the network"
+	if !p.netns {
+		net = "no network namespace either: the bot can reach the network"
+	}
+	return files + "; " + net
+}
+
 // pressureWords adds to the CPU layer's line whether the kernel measures the time the bot's
 // tree waited for a CPU (what a fair CPU clock subtracts), and what replaces it when not.
 func (p *plan) pressureWords() string {
+	const noRunQueue = "; no run-queue delay per thread (/proc/<pid>/schedstat, CONFIG_SCHED_INFO): a move's wall-time cap on the CPU clock counts the machine's load too"
 	if p.psi {
+		if !p.schedstat {
+			return "; time waiting for a CPU (cpu.pressure)" + noRunQueue
+		}
 		return "; time waiting for a CPU (cpu.pressure)"
 	}
 	why := "no pressure stall information (Linux 4.20 with CONFIG_PSI, not booted with psi=0)"
@@ -452,6 +482,9 @@ func (p *plan) pressureWords() string {
 		why = "cgroup v1 keeps no CPU pressure per cgroup"
 	case err == nil:
 		why = "the kernel keeps no CPU pressure per cgroup (cgroup.pressure off)"
+	}
+	if !p.schedstat {
+		return "; " + why + noRunQueue
 	}
 	return "; " + why + ": a fair clock reads the wait for a CPU per process (run-queue delay) instead"
 }

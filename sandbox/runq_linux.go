@@ -35,7 +35,9 @@ type RunQueue struct {
 // the cgroup's thread list and two small /proc reads per thread (about 20 us per thread),
 // which is why the host reads it only for moves whose wall time passes their budget.
 func (p *Process) ReadRunQueue() (RunQueue, bool) {
-	if p == nil || p.cg == nil {
+	// Without per-thread schedstat (an older or trimmed kernel) there is no reading: a
+	// missing file must not read as no delay at all (Probe's CPU line says so).
+	if p == nil || p.cg == nil || !p.plan.schedstat {
 		return RunQueue{}, false
 	}
 	return p.cg.runQueue()

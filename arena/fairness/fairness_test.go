@@ -21,6 +21,7 @@ import (
 	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/players"
 	"github.com/botarena/arena/arena/replay"
+	"github.com/botarena/arena/internal/slack"
 	"github.com/botarena/arena/sandbox"
 )
 
@@ -80,7 +81,7 @@ func prepare(t testing.TB, bots ...string) {
 	for _, b := range bots {
 		all = append(all, filepath.Join(root, b))
 	}
-	procs, err := players.Launch(context.Background(), resolver, all, host.Options{StartTimeout: 60 * time.Second})
+	procs, err := players.Launch(context.Background(), resolver, all, host.Options{StartTimeout: slack.Of(t, 30*time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -137,7 +138,7 @@ func play(t testing.TB, bot string, rounds int) played {
 func playOnce(t testing.TB, bot string, rounds int) (*match.Result, *replay.Record, error) {
 	ctx := context.Background()
 	bots := []string{filepath.Join(root, bot), filepath.Join(root, opponent)}
-	procs, err := players.Launch(ctx, resolver, bots, host.Options{StartTimeout: 60 * time.Second})
+	procs, err := players.Launch(ctx, resolver, bots, host.Options{StartTimeout: slack.Of(t, 30*time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}

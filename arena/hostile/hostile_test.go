@@ -68,7 +68,7 @@ func play(t *testing.T, hostile string, deadline time.Duration, limits sandbox.L
 		hostile = filepath.Join(absRoot, hostile)
 	}
 	bots := []string{hostile, filepath.Join(absRoot, house)}
-	procs, err := players.Launch(ctx, resolver, bots, host.Options{StartTimeout: 30 * time.Second, Limits: limits})
+	procs, err := players.Launch(ctx, resolver, bots, host.Options{StartTimeout: slack.Of(t, 15*time.Second), Limits: limits})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,7 +183,7 @@ func TestHostileBots(t *testing.T) {
 		c := c
 		t.Run(strings.TrimPrefix(c.bot, "bots/hostile/"), func(t *testing.T) {
 			t.Parallel()
-			o := play(t, c.bot, 700*time.Millisecond, c.limits, c.rounds)
+			o := play(t, c.bot, slack.Of(t, 350*time.Millisecond), c.limits, c.rounds) // 700 ms by default; seconds under emulation
 			out := o.res.Outcome
 			for _, f := range out.Faults {
 				if len(f.Detail) > bounded.Detail+1024 {

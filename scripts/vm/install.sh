@@ -44,7 +44,7 @@ if ! command -v vng >/dev/null 2>&1; then
     }
   fi
   echo "vm/install.sh: installing virtme-ng into $ARENA_VM_VENV (pip)" >&2
-  "$ARENA_VM_VENV/bin/python" -m pip install --quiet --disable-pip-version-check 'virtme-ng>=1.30'
+  "$ARENA_VM_VENV/bin/python" -m pip install --quiet --disable-pip-version-check 'virtme-ng==1.42'
   PATH=$ARENA_VM_VENV/bin:$PATH
 fi
 command -v vng >/dev/null 2>&1 || { echo "vm/install.sh: pip installed virtme-ng but vng is not in $ARENA_VM_VENV/bin" >&2; exit 1; }
