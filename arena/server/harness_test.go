@@ -24,9 +24,9 @@ import (
 	"github.com/botarena/arena/arena/queue"
 	"github.com/botarena/arena/arena/queue/queuetest"
 	"github.com/botarena/arena/arena/store"
-	"github.com/botarena/arena/internal/slack"
 	"github.com/botarena/arena/arena/tournament"
 	"github.com/botarena/arena/arena/upload"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // env is one real server: the embedded SQLite store, the ladder playing real bot processes in
