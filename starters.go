@@ -11,8 +11,9 @@ var Rules embed.FS
 // Starters are the examples a stranger downloads from the site as starter kits: each
 // language's folder per game (examples/<language>/<game>, with its README), and the
 // TypeScript kit's one folder for every game. The site zips them as they are, so a kit
-// uploaded back unchanged is exactly the example the arena's own tests play. Go test files
-// are left out: they test the example against this repository's packages.
+// uploaded back unchanged is exactly the example the arena's own tests play. The examples' own
+// tests are left out (Go test files, the TypeScript kit's test/): they test the example
+// against this repository.
 //
 //go:embed examples/*/README.md examples/*/*/README.md
 //go:embed examples/python/*/*.py examples/go/*/main.go examples/javascript/*/*.js examples/javascript/*/package.json
