@@ -19,7 +19,9 @@
       .catch(function () {});
   }
   var es = new EventSource("/events");
-  ["match-started", "match-finished", "validated"].forEach(function (k) {
+  // An event sent between the page being made and the stream opening (a validation that
+  // fails at once) would be missed: read the page again whenever the stream (re)opens.
+  ["open", "match-started", "match-finished", "validated"].forEach(function (k) {
     es.addEventListener(k, function () { if (!pending) pending = setTimeout(refresh, 300); });
   });
 })();
