@@ -205,7 +205,7 @@ impl<P: Player> crate::Seat for AuctionSeat<P> {
         GAME
     }
 
-    fn act(&mut self, obs: &Value, clock: Clock, out: &mut String) -> Result<(), String> {
+    fn act(&mut self, _step: i64, obs: &Value, clock: Clock, out: &mut String) -> Result<(), String> {
         self.state.observe(obs);
         self.state.clock = clock;
         let bid = self.player.bid(&self.state);

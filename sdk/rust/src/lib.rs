@@ -27,6 +27,11 @@
 //! }
 //! ```
 //!
+//! A game the kit has no module for is played through [`any`]: the bot names the game and
+//! gets the setup and every observation as a [`json::Value`], and answers a JSON action,
+//! exactly as a raw JSON-lines program would (`any::play("coin", MyBot::default)`). The core
+//! keeps no list of games: a seat of game `g` reads the `g` member of each request.
+//!
 //! A fresh player (one call of the factory) plays each seat, named by its match id and seat
 //! number; its state, with the whole history of the game rebuilt from the deltas the arena
 //! sends, is passed to every move. A panic in the player's code becomes an error answer of
@@ -46,6 +51,7 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::Once;
 use std::time::{Duration, Instant};
 
+pub mod any;
 pub mod auction;
 pub mod bidding;
 pub mod dynamite;
@@ -58,24 +64,21 @@ use json::Value;
 /// What the kit says it is in `DescribeResponse.sdk`.
 pub const SDK: &str = "rust/0.1.0";
 
-/// The games this kit knows, as the arena's registry names them (and as the `setup` and
-/// `observation` oneof cases are named).
-pub const GAMES: [&str; 5] = ["dynamite", "finger", "bidding", "auction", "realtv"];
-
 /// A bot: what it tells the arena about itself and the games it plays.
 pub struct Bot {
     /// One line, at most 128 bytes. In realtv this is the class name the other players see.
     pub name: &'static str,
     pub author: &'static str,
     pub version: &'static str,
-    /// One entry per game, made by the game module's `play`: `dynamite::play(MyBot::default)`.
+    /// One entry per game, made by the game module's `play`: `dynamite::play(MyBot::default)`,
+    /// or `any::play("coin", MyBot::default)` for any game as JSON.
     pub games: Vec<Game>,
 }
 
 /// One game a bot plays: the game's name and how to open a seat of it. Made by
-/// `dynamite::play`, `finger::play` and so on.
+/// `dynamite::play`, `finger::play` and so on, or [`any::play`].
 pub struct Game {
-    name: &'static str,
+    name: String,
     open: Box<OpenSeat>,
 }
 
@@ -83,13 +86,13 @@ pub struct Game {
 type OpenSeat = dyn FnMut(SeatInfo, &Value) -> Box<dyn Seat>;
 
 impl Game {
-    pub(crate) fn new(name: &'static str, open: impl FnMut(SeatInfo, &Value) -> Box<dyn Seat> + 'static) -> Game {
-        Game { name, open: Box::new(open) }
+    pub(crate) fn new(name: impl Into<String>, open: impl FnMut(SeatInfo, &Value) -> Box<dyn Seat> + 'static) -> Game {
+        Game { name: name.into(), open: Box::new(open) }
     }
 
     /// The game's registry name.
-    pub fn name(&self) -> &'static str {
-        self.name
+    pub fn name(&self) -> &str {
+        &self.name
     }
 }
 
@@ -251,10 +254,10 @@ pub fn invalid_answer(message: impl Into<String>) -> ! {
 /// One open seat: turns observations into the player's state and its answer into an action.
 pub(crate) trait Seat {
     /// The game's name: the observation case this seat reads.
-    fn game(&self) -> &'static str;
+    fn game(&self) -> &str;
     /// Applies the observation, asks the player, and appends the action's JSON member
     /// (`"dynamite":{...}`) to `out`; `Err` is an answer the kit cannot send as a move.
-    fn act(&mut self, obs: &Value, clock: Clock, out: &mut String) -> Result<(), String>;
+    fn act(&mut self, step: i64, obs: &Value, clock: Clock, out: &mut String) -> Result<(), String>;
     /// Applies the final observation, if any, and calls the player's `end`.
     fn end(&mut self, result: MatchResult, score: f64, obs: Option<&Value>);
 }
@@ -422,9 +425,16 @@ fn write_error(out: &mut String, kind: usize, message: &str, traceback: &str) {
     out.push('}');
 }
 
-/// The observation (or setup) oneof of a message: the game named by its key.
-fn oneof_case(msg: &Value) -> Option<(&'static str, &Value)> {
-    GAMES.iter().find_map(|g| msg.field(g).filter(|v| matches!(v, Value::Object(_))).map(|v| (*g, v)))
+/// The member of a message that holds game `game`'s setup or observation (the oneof case is
+/// named by the game).
+fn game_member<'v>(msg: &'v Value, game: &str) -> Option<&'v Value> {
+    msg.field(game).filter(|v| matches!(v, Value::Object(_)))
+}
+
+/// The key of another game's message in `msg`, for an error message: the requests' common
+/// fields are scalars and lists, so an object member is a oneof case.
+fn other_case<'v>(msg: &'v Value, game: &str) -> Option<&'v str> {
+    msg.members().iter().find(|(k, v)| k != game && matches!(v, Value::Object(_))).map(|(k, _)| k.as_str())
 }
 
 impl Server {
@@ -478,7 +488,7 @@ impl Server {
             if i > 0 {
                 out.push(',');
             }
-            json::write_str(out, g.name);
+            json::write_str(out, &g.name);
         }
         out.push_str("],\"sdk\":");
         json::write_str(out, SDK);
@@ -502,19 +512,19 @@ impl Server {
             out.push('}');
         };
         let Some(entry) = self.bot.games.iter_mut().find(|g| g.name == game) else {
-            let msg = if GAMES.contains(&game) {
-                let plays: Vec<&str> = self.bot.games.iter().map(|g| g.name).collect();
-                format!("bot {:?} does not play {game} (it plays {})", self.bot.name, if plays.is_empty() { "nothing".to_owned() } else { plays.join(", ") })
-            } else {
-                format!("this kit ({SDK}) does not know the game {game:?}")
-            };
+            let plays: Vec<&str> = self.bot.games.iter().map(|g| g.name.as_str()).collect();
+            let msg = format!(
+                "bot {:?} does not play {game:?} (it plays {}; a bot plays any game as JSON with arena::any::play)",
+                self.bot.name,
+                if plays.is_empty() { "nothing".to_owned() } else { plays.join(", ") }
+            );
             return refuse(out, &msg);
         };
         let empty = Value::Object(Vec::new());
-        let setup = match oneof_case(req) {
-            Some((g, s)) if g == game => s,
-            Some((g, _)) => return refuse(out, &format!("{game} seat opened with a {g} setup")),
-            None => &empty,
+        let setup = match (game_member(req, game), other_case(req, game)) {
+            (Some(s), _) => s,
+            (None, Some(g)) => return refuse(out, &format!("{game} seat opened with a {g} setup")),
+            (None, None) => &empty,
         };
         let key = (info.match_id.clone(), info.index);
         match guarded(|| (entry.open)(info.clone(), setup)) {
@@ -539,14 +549,14 @@ impl Server {
             return;
         };
         let game = seat.game();
-        let Some(obs) = req.field(game).filter(|v| matches!(v, Value::Object(_))) else {
-            let got = oneof_case(req).map_or("none", |(g, _)| g);
+        let Some(obs) = game_member(req, game) else {
+            let got = other_case(req, game).unwrap_or("none");
             write_error(out, 2, &format!("expected a {game} observation, got {got}"), "");
             out.push('}');
             return;
         };
         let clock = Clock::of_request(now, req);
-        let result = guarded(|| seat.act(obs, clock, out));
+        let result = guarded(|| seat.act(step, obs, clock, out));
         let failure = match result {
             Ok(Ok(())) => None,
             Ok(Err(msg)) => Some(Failure::Invalid(msg)),
@@ -574,7 +584,7 @@ impl Server {
         let Some(mut seat) = self.seats.remove(&key) else { return };
         let result = MatchResult::from_wire(req.field_enum("result", &RESULTS));
         let score = req.field_f64("score");
-        let obs = req.field(seat.game()).filter(|v| matches!(v, Value::Object(_)));
+        let obs = game_member(req, seat.game());
         if guarded(|| seat.end(result, score, obs)).is_err() {
             log(&format!("arena: the end of match {} seat {} panicked (answered {{}} all the same)\n", key.0, key.1));
         }
@@ -632,29 +642,17 @@ mod stdio {
     }
 }
 
-/// A house bot of each game, to suggest as an opponent.
-fn house_bot(game: &str) -> &'static str {
-    match game {
-        "finger" => "bots/finger/cmd/random",
-        "bidding" => "bots/bidding/cmd/random",
-        "auction" => "bots/auction/cmd/sample",
-        "realtv" => "bots/realtv/cmd/likesthemstrong",
-        _ => "bots/dynamite/cmd/paper",
-    }
-}
-
 /// Serves `bot` on stdin and stdout until stdin ends, then exits the process (status 0; 1
 /// when the pipes fail). Call it from `main`.
 pub fn serve(bot: Bot) -> ! {
     if std::env::var_os("ARENA_STDIO").is_none() && io::IsTerminal::is_terminal(&io::stdin()) {
         log(&format!(
             "{name}: an arena bot (kit {SDK}). The arena plays it with, for example:\n    \
-             bin/arena play {game} <this bot's folder> {house}\n\
+             bin/arena play {game} <this bot's folder> <a house bot under bots/{game}/cmd>\n\
              It reads one JSON request per line on stdin; try\n    \
              printf '%s\\n' '{{\"describe\":{{}}}}' | <this program>\n",
             name = bot.name,
-            game = bot.games.first().map_or("dynamite", |g| g.name),
-            house = house_bot(bot.games.first().map_or("dynamite", |g| g.name)),
+            game = bot.games.first().map_or("<game>", |g| g.name.as_str()),
         ));
     }
     #[cfg(unix)]

@@ -292,7 +292,7 @@ impl<P: Player> crate::Seat for RealtvSeat<P> {
         GAME
     }
 
-    fn act(&mut self, obs: &Value, clock: Clock, out: &mut String) -> Result<(), String> {
+    fn act(&mut self, _step: i64, obs: &Value, clock: Clock, out: &mut String) -> Result<(), String> {
         self.ctx.observe(obs);
         self.ctx.clock = clock;
         let Vote(id) = if self.ctx.decision == Decision::Tie {

@@ -577,8 +577,8 @@ fn malformed_and_unknown_input() {
     }
     assert!(is_empty_object(&a[3]), "an unknown call: {}", a[3]);
     assert_eq!(a[4].field_str("name"), "tester", "unknown top-level fields are ignored");
-    assert!(a[5].field_str("error").contains("does not know the game \"chess\""), "{}", a[5]);
-    assert!(a[6].field_str("error").contains("does not play finger (it plays dynamite)"), "{}", a[6]);
+    assert!(a[5].field_str("error").contains("does not play \"chess\" (it plays dynamite;"), "{}", a[5]);
+    assert!(a[6].field_str("error").contains("does not play \"finger\" (it plays dynamite;"), "{}", a[6]);
     assert!(a[7].field_str("error").contains("with a finger setup"), "{}", a[7]);
     assert_eq!(kind(&a[8]), "BOT_ERROR_KIND_INVALID_ANSWER");
     assert_eq!(a[8].field_str("step"), "5");
@@ -723,4 +723,71 @@ fn answers_match_the_documented_examples() {
     let t = transcript("finger");
     let answers = play(bot(vec![finger::play(|| Fixed)]), &t);
     assert!(answers.contains(&doc("finger/answer-4")));
+}
+
+// ------------------------------------------------------------------------------------------
+// Any game, as JSON
+
+/// Calls heads in odd rounds, tails in even ones, and keeps what it saw.
+struct Coin {
+    seen: Log<arena::any::State>,
+    ended: Log<(MatchResult, f64, Value)>,
+}
+
+impl arena::any::Player for Coin {
+    fn act(&mut self, state: &arena::any::State) -> Value {
+        self.seen.borrow_mut().push(state.clone());
+        let round = state.observation.field_i32("round");
+        if round == 0 {
+            return Value::from("HEADS"); // not an object: an invalid answer
+        }
+        Value::object([("call", Value::from(if round % 2 == 1 { "COIN_CALL_HEADS" } else { "COIN_CALL_TAILS" }))])
+    }
+
+    fn end(&mut self, o: &arena::Outcome<'_, arena::any::State>) {
+        self.ended.borrow_mut().push((o.result, o.score, o.state.observation.clone()));
+    }
+}
+
+#[test]
+fn any_game_as_json() {
+    // "coin" is no game of this kit: the generic path plays it from the wire messages alone.
+    let input = transcript("coin");
+    let (seen, ended): (Log<arena::any::State>, Log<_>) = Default::default();
+    let (s, e) = (seen.clone(), ended.clone());
+    let b = bot(vec![arena::any::play("coin", move || Coin { seen: s.clone(), ended: e.clone() })]);
+    let answers = play(b, &input);
+    let acts = check_protocol("coin", &input, &answers);
+    let calls: Vec<String> = acts.iter().map(|(_, a)| a.field_str("call").to_owned()).collect();
+    assert_eq!(calls, ["COIN_CALL_HEADS", "COIN_CALL_TAILS", "COIN_CALL_HEADS"]);
+    assert_eq!(answers[2].to_string(), r#"{"step":"1","coin":{"call":"COIN_CALL_HEADS"}}"#);
+
+    let seen = seen.borrow();
+    assert_eq!(seen.len(), 3);
+    let s = &seen[1];
+    assert_eq!((s.setup.game.as_str(), s.setup.setup.field_i32("rounds")), ("coin", 3));
+    assert_eq!((s.setup.seat.match_id.as_str(), s.setup.seat.index), ("m-coin", 1));
+    assert_eq!(s.setup.seat.players, ["heads", "tails"]);
+    assert_eq!(s.setup.seat.deadline, Duration::from_secs(1));
+    assert_eq!((s.step, s.observation.field_str("lastOpponent")), (2, "COIN_CALL_TAILS"));
+    assert!(s.clock.budget() == Duration::from_secs(1), "the clock of the move: {:?}", s.clock);
+    let ended = ended.borrow();
+    assert_eq!(ended.len(), 1);
+    assert_eq!((ended[0].0, ended[0].1, ended[0].2.field_i32("ownScore")), (MatchResult::Win, 2.0, 2));
+
+    // An answer that is not an object, another game's observation, and a game the bot does not
+    // name are errors, not crashes.
+    let input = "{\"start\":{\"matchId\":\"m\",\"game\":\"coin\",\"coin\":{}}}\n\
+                 {\"act\":{\"matchId\":\"m\",\"step\":\"4\",\"coin\":{}}}\n\
+                 {\"act\":{\"matchId\":\"m\",\"step\":\"5\",\"dice\":{\"round\":1}}}\n\
+                 {\"start\":{\"matchId\":\"n\",\"game\":\"dice\",\"dice\":{}}}\n";
+    let (s, e) = (Log::default(), Log::default());
+    let a = play(bot(vec![arena::any::play("coin", move || Coin { seen: s.clone(), ended: e.clone() })]), input);
+    let error = |v: &Value| v.field("error").map(|e| (e.field_str("kind").to_owned(), e.field_str("message").to_owned()));
+    assert!(is_empty_object(&a[0]), "{}", a[0]);
+    let (kind, msg) = error(&a[1]).unwrap_or_else(|| panic!("{}", a[1]));
+    assert_eq!(kind, "BOT_ERROR_KIND_INVALID_ANSWER");
+    assert!(msg.contains("the coin action must be a JSON object, not \"HEADS\""), "{msg}");
+    assert!(error(&a[2]).unwrap().1.contains("expected a coin observation, got dice"), "{}", a[2]);
+    assert!(a[3].field_str("error").contains("does not play \"dice\" (it plays coin;"), "{}", a[3]);
 }
