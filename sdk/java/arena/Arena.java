@@ -31,6 +31,11 @@ import java.util.regex.Pattern;
  * }
  * }</pre>
  *
+ * <p>A game the kit has no class for is played through {@link Any}: the bot names the game and gets
+ * the setup and each observation as {@link Json.Obj}, and answers a JSON action, as a raw JSON-lines
+ * program would ({@code Any.play("coin", Heads::new)}). The kit keeps no list of games: a seat of
+ * game {@code g} reads the {@code g} member of each request.
+ *
  * <p>{@link #serve} keeps the real stdout for the protocol and points {@code System.out} at
  * stderr, so a bot's ordinary printing lands in its log. It returns only by exiting the JVM: 0 at
  * the end of stdin.
@@ -38,9 +43,6 @@ import java.util.regex.Pattern;
 public final class Arena {
     /** What {@code Describe} answers in {@code sdk}. */
     public static final String SDK = "java/0.1.0";
-
-    /** The games this kit knows, in registry order. */
-    static final String[] GAMES = {"dynamite", "finger", "bidding", "auction", "realtv"};
 
     /** What the bot says about itself in {@code Describe}. */
     public record Info(String name, String author, String version) {
@@ -237,18 +239,14 @@ public final class Arena {
         }
         Game g = games.get(game);
         if (g == null) {
-            String msg;
-            if (!known(game)) {
-                msg = "this kit (" + SDK + ") does not know the game '" + game + "'";
-            } else {
-                msg = "bot '" + info.name() + "' does not play " + game + " (it plays "
-                        + (games.isEmpty() ? "nothing" : String.join(", ", games.keySet())) + ")";
-            }
+            String msg = "bot '" + info.name() + "' does not play '" + game + "' (it plays "
+                    + (games.isEmpty() ? "nothing" : String.join(", ", games.keySet()))
+                    + "; a bot plays any game as JSON with Any.play)";
             log("arena kit: refused seat " + seatInfo.seat() + " of match " + seatInfo.matchId() + ": " + msg + "\n");
             return errorStart(msg);
         }
-        String setupCase = oneofCase(req);
-        if (setupCase != null && !setupCase.equals(game)) {
+        String setupCase = otherCase(req, game);
+        if (req.get(game) == null && setupCase != null) {
             return errorStart(game + " seat opened with a " + setupCase + " setup");
         }
         Game.Seat seat;
@@ -269,20 +267,14 @@ public final class Arena {
         return "{}";
     }
 
-    private static boolean known(String game) {
-        for (String n : GAMES) {
-            if (n.equals(game)) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Which game's message the oneof holds (the first game key present), or null. */
-    private static String oneofCase(Json.Obj o) {
-        for (String n : GAMES) {
-            if (o.get(n) != null) {
-                return n;
+    /**
+     * The key of another game's message in o (the first object member not named game), or null, for
+     * error messages: the requests' common fields are scalars and lists, so an object is a oneof case.
+     */
+    private static String otherCase(Json.Obj o, String game) {
+        for (Map.Entry<String, Object> f : o.fields().entrySet()) {
+            if (!f.getKey().equals(game) && f.getValue() instanceof Json.Obj) {
+                return f.getKey();
             }
         }
         return null;
@@ -318,7 +310,7 @@ public final class Arena {
         try {
             Json.Obj obs = req.obj(game);
             if (obs == null) {
-                String other = oneofCase(req);
+                String other = otherCase(req, game);
                 throw new InvalidAnswer("expected a " + game + " observation, got " + (other == null ? "none" : other));
             }
             seat.act(req, obs, now, b);

@@ -428,6 +428,12 @@ public final class Json {
             Obj o = obj(camel);
             return o == null ? Map.of() : o.fields;
         }
+
+        /** The object as compact JSON. */
+        @Override
+        public String toString() {
+            return write(new StringBuilder(), this).toString();
+        }
     }
 
     static long toLong(Object v, String what) {
@@ -500,6 +506,87 @@ public final class Json {
     }
 
     // ---- writing --------------------------------------------------------------------------
+
+    /**
+     * An object of the given members, in order: {@code Json.object("call", "HEADS", "round", 3)}.
+     * Values are what {@link #write} takes.
+     */
+    public static Obj object(Object... keysAndValues) {
+        if (keysAndValues.length % 2 != 0) {
+            throw new IllegalArgumentException("Json.object takes keys and values in pairs, got "
+                    + keysAndValues.length + " arguments");
+        }
+        Map<String, Object> m = new LinkedHashMap<>();
+        for (int i = 0; i < keysAndValues.length; i += 2) {
+            if (!(keysAndValues[i] instanceof String k)) {
+                throw new IllegalArgumentException("Json.object: key " + (i / 2) + " is not a String: "
+                        + keysAndValues[i]);
+            }
+            m.put(k, keysAndValues[i + 1]);
+        }
+        return new Obj(m);
+    }
+
+    /**
+     * Appends v as compact JSON. v is what {@link #parse} returns ({@link Obj}, {@code List},
+     * {@code String}, {@link Num}, {@code Boolean}, null) or a {@code Map} with String keys, a
+     * {@code Collection}, or any {@code Number} (a double as {@link #number} writes it); anything
+     * else is an IllegalArgumentException naming its type.
+     */
+    public static StringBuilder write(StringBuilder b, Object v) {
+        return write(b, v, 0);
+    }
+
+    private static StringBuilder write(StringBuilder b, Object v, int depth) {
+        if (depth > MAX_DEPTH) {
+            throw new IllegalArgumentException("the value nests deeper than " + MAX_DEPTH + " levels (a cycle?)");
+        }
+        if (v == null) {
+            return b.append("null");
+        }
+        if (v instanceof Obj o) {
+            v = o.fields;
+        }
+        if (v instanceof Map<?, ?> m) {
+            b.append('{');
+            String sep = "";
+            for (Map.Entry<?, ?> e : m.entrySet()) {
+                if (!(e.getKey() instanceof String k)) {
+                    throw new IllegalArgumentException("a JSON object's key must be a String, not " + e.getKey());
+                }
+                quote(b.append(sep), k).append(':');
+                write(b, e.getValue(), depth + 1);
+                sep = ",";
+            }
+            return b.append('}');
+        }
+        if (v instanceof java.util.Collection<?> c) {
+            b.append('[');
+            String sep = "";
+            for (Object item : c) {
+                write(b.append(sep), item, depth + 1);
+                sep = ",";
+            }
+            return b.append(']');
+        }
+        if (v instanceof String s) {
+            return quote(b, s);
+        }
+        if (v instanceof Num n) {
+            return b.append(n.text());
+        }
+        if (v instanceof Boolean x) {
+            return b.append(x.booleanValue());
+        }
+        if (v instanceof Double || v instanceof Float) {
+            return number(b, ((Number) v).doubleValue());
+        }
+        if (v instanceof Long || v instanceof Integer || v instanceof Short || v instanceof Byte
+                || v instanceof java.math.BigInteger || v instanceof java.math.BigDecimal) {
+            return b.append(v);
+        }
+        throw new IllegalArgumentException("cannot write a " + v.getClass().getName() + " as JSON");
+    }
 
     private static final char[] HEX = "0123456789abcdef".toCharArray();
 

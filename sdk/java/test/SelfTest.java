@@ -1,3 +1,4 @@
+import arena.Any;
 import arena.Arena;
 import arena.Auction;
 import arena.Bidding;
@@ -98,6 +99,7 @@ public class SelfTest {
         run("auction", SelfTest::auctionTests);
         run("realtv", SelfTest::realtvTests);
         run("protocol", SelfTest::protocolTests);
+        run("any game as JSON", SelfTest::anyTests);
         for (String g : new String[] {"dynamite", "finger", "bidding", "auction", "realtv"}) {
             run("example " + g, () -> exampleTest(g));
         }
@@ -751,9 +753,9 @@ public class SelfTest {
         out = feed(Dynamite.play(Cycler::new), in);
         eq(obj(get(out, 0)).str("sdk"), "java/0.1.0", "describe with unknown fields and an unknown sibling");
         String e = obj(get(out, 1)).str("error");
-        check(e.contains("does not know the game 'chess'"), "unknown game refused: " + e);
+        check(e.contains("does not play 'chess' (it plays dynamite;"), "unknown game refused: " + e);
         e = obj(get(out, 2)).str("error");
-        check(e.contains("does not play finger (it plays dynamite)"), "game not played refused: " + e);
+        check(e.contains("does not play 'finger' (it plays dynamite;"), "game not played refused: " + e);
         Json.Obj err = error(get(out, 3), "77", "BOT_ERROR_KIND_INVALID_ANSWER");
         check(err.str("message").contains("no open seat 0 in match 'm-bad'"), "act for no seat: " + err.str("message"));
         err = error(get(out, 4), "78", "BOT_ERROR_KIND_EXCEPTION");
@@ -783,6 +785,85 @@ public class SelfTest {
             System.setErr(errStream);
         }
         eq(w.toString().split("\n", -1).length, 2, "blank lines get no answer, a CRLF line does: " + w);
+    }
+
+    // ---- any game, as JSON ----------------------------------------------------------------
+
+    /** Calls heads in odd rounds and tails in even ones, and keeps what it saw. */
+    static final class Coin implements Any.Player {
+        Any.Setup setup;
+        final List<String> seen = new ArrayList<>();
+        Outcome<Any.State> outcome;
+
+        @Override
+        public void start(Any.Setup s) {
+            setup = s;
+        }
+
+        @Override
+        public Object act(Any.State s) {
+            seen.add(s.step() + " " + s.observation() + " " + s.budget().toMillis() + "ms");
+            int round = s.observation().i32("round");
+            if (round == 0) {
+                return "HEADS"; // not an object: an invalid answer
+            }
+            if (round == 9) {
+                return Map.of("call", new Object()); // not JSON
+            }
+            return Json.object("call", round % 2 == 1 ? "COIN_CALL_HEADS" : "COIN_CALL_TAILS");
+        }
+
+        @Override
+        public void end(Outcome<Any.State> o) {
+            outcome = o;
+        }
+    }
+
+    /** "coin" is no game of this kit: the generic path plays it from the wire messages alone. */
+    static void anyTests() throws IOException {
+        List<String> in = lines("coin.jsonl");
+        Coin[] made = new Coin[1];
+        List<String> out = feed(Any.play("coin", () -> made[0] = new Coin()), in);
+        eq(obj(get(out, 0)).strings("games"), List.of("coin"), "describe games");
+        eq(get(out, 1), "{}", "start accepted");
+        eq(get(out, 2), "{\"step\":\"1\",\"coin\":{\"call\":\"COIN_CALL_HEADS\"}}", "first answer, byte for byte");
+        eq(action(get(out, 3), "2", "coin").str("call"), "COIN_CALL_TAILS", "second call");
+        eq(action(get(out, 4), "3", "coin").str("call"), "COIN_CALL_HEADS", "third call");
+        eq(get(out, 5), "{}", "end answered {}");
+        Coin c = made[0];
+        check(c != null && c.setup != null, "start hook called");
+        if (c == null || c.setup == null) {
+            return;
+        }
+        eq(c.setup.game(), "coin", "setup game");
+        eq(c.setup.setup().i32("rounds"), 3, "setup message");
+        eq(c.setup.matchId() + " " + c.setup.seat() + " " + c.setup.players() + " " + c.setup.deadlineMs(),
+                "m-coin 1 [heads, tails] 1000", "seat facts");
+        eq(c.seen, List.of("1 {\"round\":1} 1000ms", "2 {\"round\":2,\"lastOpponent\":\"COIN_CALL_TAILS\"} 1000ms",
+                "3 {\"round\":3,\"lastOpponent\":\"COIN_CALL_HEADS\"} 1000ms"), "step, observation and clock of each move");
+        check(c.outcome != null, "end hook called");
+        if (c.outcome != null) {
+            eq(c.outcome.result() + " " + c.outcome.score(), "WIN 2.0", "end result and score");
+            eq(c.outcome.state().observation().i32("ownScore"), 2, "final observation");
+        }
+
+        // An answer that is not an object or not JSON, another game's observation, and a game the
+        // bot does not name are errors, not crashes.
+        out = feed(Any.play("coin", Coin::new), List.of(
+                "{\"start\":{\"matchId\":\"m\",\"game\":\"coin\",\"coin\":{}}}",
+                "{\"act\":{\"matchId\":\"m\",\"step\":\"4\",\"coin\":{}}}",
+                "{\"act\":{\"matchId\":\"m\",\"step\":\"5\",\"coin\":{\"round\":9}}}",
+                "{\"act\":{\"matchId\":\"m\",\"step\":\"6\",\"dice\":{\"round\":1}}}",
+                "{\"start\":{\"matchId\":\"n\",\"game\":\"dice\",\"dice\":{}}}"));
+        eq(get(out, 0), "{}", "start");
+        String m = error(get(out, 1), "4", "BOT_ERROR_KIND_INVALID_ANSWER").str("message");
+        check(m.contains("the coin action must be a JSON object (Json.Obj or Map), not HEADS (java.lang.String)"), m);
+        m = error(get(out, 2), "5", "BOT_ERROR_KIND_INVALID_ANSWER").str("message");
+        check(m.contains("the coin action is not JSON: cannot write a java.lang.Object as JSON"), m);
+        m = error(get(out, 3), "6", "BOT_ERROR_KIND_INVALID_ANSWER").str("message");
+        check(m.contains("expected a coin observation, got dice"), m);
+        String e = obj(get(out, 4)).str("error");
+        check(e.contains("does not play 'dice' (it plays coin;"), "a game not named refused: " + e);
     }
 
     // ---- the example bots, as processes ---------------------------------------------------
@@ -870,7 +951,7 @@ public class SelfTest {
                 if (req.obj("start").str("game").equals(game)) {
                     eq(ans, "{}", "start accepted");
                 } else {
-                    check(a.str("error").contains("does not know the game"), "other game refused: " + ans);
+                    check(a.str("error").contains("does not play 'chess'"), "other game refused: " + ans);
                 }
             } else if (req.has("end")) {
                 eq(ans, "{}", "end");
