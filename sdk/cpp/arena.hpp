@@ -13,6 +13,8 @@
 //   };
 //   int main() { return arena::serve({.name = "rocky", .author = "me", .games = {play<Rocky>()}}); }
 //
+// A game without a header here is played as JSON with arena::any::play<P>("<game>") (arena/any.hpp).
+//
 // The arena compiles a bot with CPLUS_INCLUDE_PATH=/sdk (this folder); locally, -I sdk/cpp.
 //
 // Before main() runs, the kit takes the real stdin and stdout for the protocol and points fd 1
@@ -21,8 +23,10 @@
 #pragma once
 
 #include "arena/json.hpp"
+#include "arena/value.hpp"
 #include "arena/wire.hpp"
 #include "arena/core.hpp"
+#include "arena/any.hpp"
 #include "arena/dynamite.hpp"
 #include "arena/finger.hpp"
 #include "arena/bidding.hpp"

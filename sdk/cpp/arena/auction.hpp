@@ -107,12 +107,12 @@ class Seat final : public arena::detail::Seat {
     if (!player_) throw std::runtime_error("the player factory returned no player");
     Setup& s = state_.setup;
     static_cast<SeatInfo&>(s) = arena::detail::seat_info(r);
-    const wire::AuctionSetup& a = r.auction;
+    wire::AuctionSetup a = arena::detail::setup<wire::AuctionSetup>(r, kGame);
     s.artists_num = a.artists_num;
     s.required_count = a.required_count;
-    s.auction_items = a.auction_items;
+    s.auction_items = std::move(a.auction_items);
     s.player_count = a.player_count;
-    s.player_names = a.player_names;
+    s.player_names = std::move(a.player_names);
     s.own_name = a.own_name;
     s.start_money = a.start_money;
     state_.item = s.auction_items.empty() ? "" : s.auction_items[0];
@@ -125,8 +125,7 @@ class Seat final : public arena::detail::Seat {
   }
 
   void act(const wire::ActRequest& req, SteadyClock::time_point now, std::string& out) override {
-    arena::detail::expect_observation(req, wire::Case::Auction);
-    observe(req.observation.auction);
+    observe(arena::detail::observation<wire::AuctionObservation>(req, kGame));
     state_.tick_(now, req);
     double b = player_->bid(state_);
     out += ",\"auction\":{";
@@ -138,7 +137,7 @@ class Seat final : public arena::detail::Seat {
   }
 
   void end(const wire::EndRequest& req) override {
-    if (req.observation.which == wire::Case::Auction) observe(req.observation.auction);
+    if (auto o = arena::detail::final_observation<wire::AuctionObservation>(req, kGame)) observe(*o);
     player_->end(Outcome<State>{arena::detail::result_of(req.result), req.score, state_});
   }
 

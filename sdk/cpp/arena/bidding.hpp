@@ -75,19 +75,19 @@ class Seat final : public arena::detail::Seat {
     if (!player_) throw std::runtime_error("the player factory returned no player");
     Setup& s = state_.setup;
     static_cast<SeatInfo&>(s) = arena::detail::seat_info(r);
-    s.games = r.bidding.games;
-    s.start_money = r.bidding.start_money;
-    s.max_rounds = r.bidding.max_rounds;
-    s.own_name = r.bidding.own_name;
-    s.opponent_name = r.bidding.opponent_name;
+    const wire::BiddingSetup w = arena::detail::setup<wire::BiddingSetup>(r, kGame);
+    s.games = w.games;
+    s.start_money = w.start_money;
+    s.max_rounds = w.max_rounds;
+    s.own_name = w.own_name;
+    s.opponent_name = w.opponent_name;
     state_.own_money = state_.opponent_money = state_.start_money = s.start_money;
     state_.opponent_name = s.opponent_name;
     player_->start(s);
   }
 
   void act(const wire::ActRequest& req, SteadyClock::time_point now, std::string& out) override {
-    arena::detail::expect_observation(req, wire::Case::Bidding);
-    observe(req.observation.bidding);
+    observe(arena::detail::observation<wire::BiddingObservation>(req, kGame));
     state_.tick_(now, req);
     std::int64_t b = player_->bid(state_);
     out += ",\"bidding\":{";
@@ -99,7 +99,7 @@ class Seat final : public arena::detail::Seat {
   }
 
   void end(const wire::EndRequest& req) override {
-    if (req.observation.which == wire::Case::Bidding) observe(req.observation.bidding);
+    if (auto o = arena::detail::final_observation<wire::BiddingObservation>(req, kGame)) observe(*o);
     player_->end(Outcome<State>{arena::detail::result_of(req.result), req.score, state_});
   }
 

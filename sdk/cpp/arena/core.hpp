@@ -10,6 +10,7 @@
 #include <functional>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -114,13 +115,35 @@ class Seat {
   virtual void end(const wire::EndRequest& req) = 0;
 };
 
-inline void expect_observation(const wire::ActRequest& req, wire::Case want) {
-  if (req.observation.which != want) {
-    std::string got = req.observation.which == wire::Case::None
-                          ? std::string("none")
-                          : std::string(wire::name_of(req.observation.which));
-    throw InvalidAnswer("expected a " + std::string(wire::name_of(want)) + " observation, got " + got);
-  }
+// setup decodes game's setup message M from a StartRequest (its default when there is none).
+template <class M>
+M setup(const wire::StartRequest& req, std::string_view game) {
+  const wire::Member* m = req.setup.of(game);
+  return m ? wire::decode<M>(m->json) : M{};
+}
+
+// observation is the JSON text of game's observation in an ActRequest; InvalidAnswer when the
+// request carries none (or another game's).
+inline std::string_view observation_json(const wire::ActRequest& req, std::string_view game) {
+  const wire::Member* m = req.observation.of(game);
+  if (!m)
+    throw InvalidAnswer("expected a " + std::string(game) + " observation, got " +
+                        std::string(req.observation.other_than(game)));
+  return m->json;
+}
+
+// observation decodes game's observation message M from an ActRequest (see observation_json).
+template <class M>
+M observation(const wire::ActRequest& req, std::string_view game) {
+  return wire::decode<M>(observation_json(req, game));
+}
+
+// final_observation decodes game's observation M from an EndRequest, if it carries one.
+template <class M>
+std::optional<M> final_observation(const wire::EndRequest& req, std::string_view game) {
+  const wire::Member* m = req.observation.of(game);
+  if (!m) return std::nullopt;
+  return wire::decode<M>(m->json);
 }
 
 // demangle turns a type's mangled name into the C++ spelling.

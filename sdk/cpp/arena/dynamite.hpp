@@ -99,16 +99,16 @@ class Seat final : public arena::detail::Seat {
     if (!player_) throw std::runtime_error("the player factory returned no player");
     Setup& s = state_.setup;
     static_cast<SeatInfo&>(s) = arena::detail::seat_info(r);
-    s.target_score = r.dynamite.target_score;
-    s.max_rounds = r.dynamite.max_rounds;
-    s.dynamite_per_player = r.dynamite.dynamite_per_player;
+    const wire::DynamiteSetup w = arena::detail::setup<wire::DynamiteSetup>(r, kGame);
+    s.target_score = w.target_score;
+    s.max_rounds = w.max_rounds;
+    s.dynamite_per_player = w.dynamite_per_player;
     state_.own_dynamite_left = state_.opponent_dynamite_left = s.dynamite_per_player;
     player_->start(s);
   }
 
   void act(const wire::ActRequest& req, SteadyClock::time_point now, std::string& out) override {
-    arena::detail::expect_observation(req, wire::Case::Dynamite);
-    observe(req.observation.dynamite);
+    observe(arena::detail::observation<wire::DynamiteObservation>(req, kGame));
     state_.tick_(now, req);
     Move m = player_->move(state_);
     int v = static_cast<int>(m);
@@ -121,7 +121,7 @@ class Seat final : public arena::detail::Seat {
   }
 
   void end(const wire::EndRequest& req) override {
-    if (req.observation.which == wire::Case::Dynamite) observe(req.observation.dynamite);
+    if (auto o = arena::detail::final_observation<wire::DynamiteObservation>(req, kGame)) observe(*o);
     player_->end(Outcome<State>{arena::detail::result_of(req.result), req.score, state_});
   }
 

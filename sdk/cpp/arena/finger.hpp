@@ -145,16 +145,16 @@ class Seat final : public arena::detail::Seat {
     if (!player_) throw std::runtime_error("the player factory returned no player");
     Setup& s = state_.setup;
     static_cast<SeatInfo&>(s) = arena::detail::seat_info(r);
-    s.games = r.finger.games;
-    s.max_rounds = r.finger.max_rounds;
-    s.own_name = r.finger.own_name;
-    s.opponent_name = r.finger.opponent_name;
+    const wire::FingerSetup w = arena::detail::setup<wire::FingerSetup>(r, kGame);
+    s.games = w.games;
+    s.max_rounds = w.max_rounds;
+    s.own_name = w.own_name;
+    s.opponent_name = w.opponent_name;
     player_->start(s);
   }
 
   void act(const wire::ActRequest& req, SteadyClock::time_point now, std::string& out) override {
-    arena::detail::expect_observation(req, wire::Case::Finger);
-    observe(req.observation.finger);
+    observe(arena::detail::observation<wire::FingerObservation>(req, kGame));
     state_.tick_(now, req);
     Move m = player_->move(state_);
     if (m.is_hit()) {
@@ -179,7 +179,7 @@ class Seat final : public arena::detail::Seat {
   }
 
   void end(const wire::EndRequest& req) override {
-    if (req.observation.which == wire::Case::Finger) observe(req.observation.finger);
+    if (auto o = arena::detail::final_observation<wire::FingerObservation>(req, kGame)) observe(*o);
     player_->end(Outcome<State>{arena::detail::result_of(req.result), req.score, state_});
   }
 

@@ -331,6 +331,30 @@ class Reader {
 
   std::size_t offset() const noexcept { return i_; }
 
+  // kind is the first character of the value that comes next ('{', '[', '"', 't', 'f', 'n', or
+  // a number's first character; '\0' at the end), consuming only white space.
+  char kind() noexcept {
+    ws();
+    return peek();
+  }
+
+  // raw consumes one value and returns its JSON text (a view into the line): a message the
+  // reader does not decode now (a game's setup or observation, decoded by its game).
+  std::string_view raw() {
+    ws();
+    std::size_t start = i_;
+    skip();
+    return s_.substr(start, i_ - start);
+  }
+
+  // number_text consumes a JSON number and returns its text, checked to be one.
+  std::string_view number_text() {
+    ws();
+    std::string_view t = number_token();
+    parse_double(t);
+    return t;
+  }
+
  private:
   static constexpr int kMaxDepth = 200;
 

@@ -156,19 +156,19 @@ class Seat final : public arena::detail::Seat {
     if (!player_) throw std::runtime_error("the player factory returned no player");
     Setup& s = ctx_.setup;
     static_cast<SeatInfo&>(s) = arena::detail::seat_info(r);
-    s.id = r.realtv.id;
-    s.name = r.realtv.name;
-    s.strength = r.realtv.strength;
-    s.phases = r.realtv.phases;
-    s.players_per_island = r.realtv.players_per_island;
-    s.instance = r.realtv.instance;
+    const wire::RealtvSetup w = arena::detail::setup<wire::RealtvSetup>(r, kGame);
+    s.id = w.id;
+    s.name = w.name;
+    s.strength = w.strength;
+    s.phases = w.phases;
+    s.players_per_island = w.players_per_island;
+    s.instance = w.instance;
     ctx_.own_id = s.id;
     player_->start(s);
   }
 
   void act(const wire::ActRequest& req, SteadyClock::time_point now, std::string& out) override {
-    arena::detail::expect_observation(req, wire::Case::Realtv);
-    observe(req.observation.realtv);
+    observe(arena::detail::observation<wire::RealtvObservation>(req, kGame));
     ctx_.tick_(now, req);
     Vote v = ctx_.decision == Decision::Tie ? player_->vote_for_tie(ctx_) : player_->vote_for_elimination(ctx_);
     if (!json::valid_utf8(v.id)) throw InvalidAnswer("the vote is not valid UTF-8 text, so it cannot be an id");
@@ -181,7 +181,7 @@ class Seat final : public arena::detail::Seat {
   }
 
   void end(const wire::EndRequest& req) override {
-    if (req.observation.which == wire::Case::Realtv) observe(req.observation.realtv);
+    if (auto o = arena::detail::final_observation<wire::RealtvObservation>(req, kGame)) observe(*o);
     player_->end(Outcome<Context>{arena::detail::result_of(req.result), req.score, ctx_});
   }
 

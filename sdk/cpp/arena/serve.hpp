@@ -34,8 +34,6 @@ inline void log(std::string_view text) {
   }
 }
 
-inline bool known_game(std::string_view g) { return wire::case_of(g) != wire::Case::None; }
-
 // Server answers lines; it knows nothing of file descriptors (run() feeds it), so the self-test
 // drives it directly.
 class Server {
@@ -152,25 +150,25 @@ class Server {
         break;
       }
     if (!game) {
-      std::string why;
-      if (!known_game(req.game)) {
-        why = "this kit (" + std::string(kSdk) + ") does not know the game '" + req.game + "'";
-      } else {
-        std::string plays;
-        for (const std::string& g : played_) plays += (plays.empty() ? "" : ", ") + g;
-        why = "bot '" + name_ + "' does not play " + req.game + " (it plays " + (plays.empty() ? "nothing" : plays) + ")";
-      }
+      std::string plays;
+      for (const std::string& g : played_) plays += (plays.empty() ? "" : ", ") + g;
+      std::string why = "bot '" + name_ + "' does not play " + req.game + " (it plays " + (plays.empty() ? "nothing" : plays) +
+                        "; a bot plays any game as JSON with arena::any::play)";
       log("start of seat " + std::to_string(req.seat) + " of match " + req.match_id + " refused: " + why);
       return refuse(why);
     }
-    if (req.setup != wire::Case::None && wire::name_of(req.setup) != req.game) {
-      std::string why = req.game + " seat opened with a " + std::string(wire::name_of(req.setup)) + " setup";
+    if (!req.setup.of(req.game) && !req.setup.list.empty()) {
+      std::string why = req.game + " seat opened with a " + std::string(req.setup.other_than(req.game)) + " setup";
       log(why);
       return refuse(why);
     }
     std::unique_ptr<Seat> seat;
     try {
       seat = game->open(req);
+    } catch (const json::Error& e) {
+      std::string why = "line " + std::to_string(lines_) + ": the " + req.game + " setup is not one this kit can read: " + e.what();
+      log(why);
+      return refuse(why);
     } catch (...) {
       ExceptionReport e = describe_current_exception();
       std::string why = "opening the " + req.game + " seat failed (the player's constructor or start() threw) " + e.message;
@@ -210,6 +208,10 @@ class Server {
     std::string action;
     try {
       it->second->act(req, arrived, action);
+    } catch (const json::Error& e) {
+      std::string why = "line " + std::to_string(lines_) + " from the arena is not a request this kit can read: " + e.what();
+      log(why);
+      return act_error(req.step, 2, why, "");
     } catch (const InvalidAnswer& e) {
       std::string why = e.what();
       log("invalid answer in match " + req.match_id + " seat " + std::to_string(req.seat) + " step " +

@@ -4,6 +4,10 @@
 // A missing field is its default (0, "", false, empty); an unknown field is skipped; a field may
 // be named in lowerCamelCase or by its proto name; enums come by name or number; 64-bit integers
 // as strings or numbers; maps are JSON objects. The game headers build each game's API on these.
+//
+// The calls (StartRequest, ActRequest, EndRequest) know no game: their setup or observation oneof
+// is a member named by the game, kept as its JSON text (Member) for the seat's game to decode, so
+// a game without a header is played as JSON (arena/any.hpp) and a new game adds no table here.
 #pragma once
 
 #include <cstdint>
@@ -36,19 +40,6 @@ inline constexpr std::array<std::string_view, 3> kClockMode = {"CLOCK_MODE_UNSPE
                                                                "CLOCK_MODE_CPU"};
 inline constexpr std::array<std::string_view, 3> kBotErrorKind = {
     "BOT_ERROR_KIND_UNSPECIFIED", "BOT_ERROR_KIND_EXCEPTION", "BOT_ERROR_KIND_INVALID_ANSWER"};
-
-// The case of the setup / observation / action oneofs: the game. Its name is the JSON key.
-enum class Case { None = 0, Dynamite, Finger, Bidding, Auction, Realtv };
-inline constexpr std::array<std::string_view, 6> kCaseNames = {"", "dynamite", "finger", "bidding",
-                                                               "auction", "realtv"};
-
-inline Case case_of(std::string_view key) noexcept {
-  for (std::size_t k = 1; k < kCaseNames.size(); ++k)
-    if (key == kCaseNames[k]) return static_cast<Case>(k);
-  return Case::None;
-}
-
-inline std::string_view name_of(Case c) noexcept { return kCaseNames[static_cast<std::size_t>(c)]; }
 
 // --- dynamite --------------------------------------------------------------------------------
 
@@ -382,32 +373,47 @@ inline void read(Reader& r, RealtvObservation& m) {
 
 // --- the calls -------------------------------------------------------------------------------
 
-// Observation is the observation oneof of ActRequest and EndRequest: `which` says which game's
-// member is set (Case::None: none was).
-struct Observation {
-  Case which = Case::None;
-  DynamiteObservation dynamite;
-  FingerObservation finger;
-  BiddingObservation bidding;
-  AuctionObservation auction;
-  RealtvObservation realtv;
+// Member is an object member of a call that is none of its common fields: the setup or
+// observation oneof, keyed by the game's name (or a field of a later protocol version). json is
+// its text, a view into the request line.
+struct Member {
+  std::string key;
+  std::string_view json;
 };
 
-// read_observation reads the value of key k into o if k is a game's name; false otherwise.
-inline bool read_observation(Reader& r, std::string_view k, Observation& o) {
-  Case c = case_of(k);
-  if (c == Case::None) return false;
-  if (r.is_null()) return true;  // a null oneof member is not set
-  o.which = c;
-  switch (c) {
-    case Case::Dynamite: read(r, o.dynamite = {}); break;
-    case Case::Finger: read(r, o.finger = {}); break;
-    case Case::Bidding: read(r, o.bidding = {}); break;
-    case Case::Auction: read(r, o.auction = {}); break;
-    case Case::Realtv: read(r, o.realtv = {}); break;
-    case Case::None: break;
+// Members are a call's object members beyond its common fields.
+struct Members {
+  std::vector<Member> list;
+
+  // of is the member named game (the game's message), or nullptr.
+  const Member* of(std::string_view game) const noexcept {
+    for (const Member& m : list)
+      if (m.key == game) return &m;
+    return nullptr;
   }
-  return true;
+  // other_than names another member than game's, for a message ("none" when there is none).
+  std::string_view other_than(std::string_view game) const noexcept {
+    for (const Member& m : list)
+      if (m.key != game) return m.key;
+    return "none";
+  }
+};
+
+// read_member keeps the value of key k in ms if it is an object (null is an unset oneof member;
+// any other value is a field this kit does not know, skipped).
+inline void read_member(Reader& r, std::string_view k, Members& ms) {
+  if (r.kind() == '{') ms.list.push_back(Member{std::string(k), r.raw()});
+  else r.skip();
+}
+
+// decode reads a whole message of type M from its JSON text.
+template <class M>
+M decode(std::string_view json) {
+  Reader r(json);
+  M m{};
+  read(r, m);
+  r.finish();
+  return m;
 }
 
 struct DescribeRequest {
@@ -420,12 +426,7 @@ struct StartRequest {
   std::string game;
   std::vector<std::string> players;
   std::int64_t deadline_ms = 0, clock_ms = 0;
-  Case setup = Case::None;
-  DynamiteSetup dynamite;
-  FingerSetup finger;
-  BiddingSetup bidding;
-  AuctionSetup auction;
-  RealtvSetup realtv;
+  Members setup;  // the setup oneof: setup.of(game)
 };
 
 struct ActRequest {
@@ -434,7 +435,7 @@ struct ActRequest {
   std::int64_t step = 0, deadline_ms = 0, clock_remaining_ms = 0;
   std::int32_t clock_mode = 0;
   std::int64_t budget_us = 0, bank_remaining_us = 0, wall_cap_ms = 0;
-  Observation observation;
+  Members observation;  // the observation oneof: observation.of(game)
 };
 
 struct EndRequest {
@@ -442,7 +443,7 @@ struct EndRequest {
   std::int32_t seat = 0;
   std::int32_t result = 0;
   double score = 0;
-  Observation observation;
+  Members observation;  // the final observation, if the game sends one
 };
 
 inline void read(Reader& r, DescribeRequest& m) {
@@ -460,18 +461,7 @@ inline void read(Reader& r, StartRequest& m) {
     else if (name_is(k, "players")) read_strings(r, m.players);
     else if (name_is(k, "deadline_ms")) m.deadline_ms = r.int64();
     else if (name_is(k, "clock_ms")) m.clock_ms = r.int64();
-    else if (Case c = case_of(k); c != Case::None) {
-      if (r.is_null()) return;
-      m.setup = c;
-      switch (c) {
-        case Case::Dynamite: read(r, m.dynamite = {}); break;
-        case Case::Finger: read(r, m.finger = {}); break;
-        case Case::Bidding: read(r, m.bidding = {}); break;
-        case Case::Auction: read(r, m.auction = {}); break;
-        case Case::Realtv: read(r, m.realtv = {}); break;
-        case Case::None: break;
-      }
-    } else r.skip();
+    else read_member(r, k, m.setup);
   });
 }
 
@@ -486,7 +476,7 @@ inline void read(Reader& r, ActRequest& m) {
     else if (name_is(k, "budget_us")) m.budget_us = r.int64();
     else if (name_is(k, "bank_remaining_us")) m.bank_remaining_us = r.int64();
     else if (name_is(k, "wall_cap_ms")) m.wall_cap_ms = r.int64();
-    else if (!read_observation(r, k, m.observation)) r.skip();
+    else read_member(r, k, m.observation);
   });
 }
 
@@ -496,7 +486,7 @@ inline void read(Reader& r, EndRequest& m) {
     else if (name_is(k, "seat")) m.seat = r.int32();
     else if (name_is(k, "result")) m.result = r.enumeration(kResult);
     else if (name_is(k, "score")) m.score = r.number();
-    else if (!read_observation(r, k, m.observation)) r.skip();
+    else read_member(r, k, m.observation);
   });
 }
 

@@ -436,6 +436,28 @@ struct Weakling : rtv::Player {
   }
 };
 
+namespace anyg = arena::any;
+std::map<std::string, Record<anyg::State>> coin_log;
+
+// Coin plays "coin", a game the kit has no header for: heads in odd rounds, tails in even ones.
+struct Coin : anyg::Player {
+  void start(const anyg::Setup& s) override { coin_log[s.match_id].starts++; }
+  arena::json::Value act(const anyg::State& s) override {
+    auto& r = coin_log[s.setup.match_id];
+    r.seen.push_back(s);
+    r.time_left.push_back(s.time_left());
+    if (starts_with(s.setup.match_id, "invalid")) return arena::json::Value("HEADS");
+    bool odd = s.observation["round"].as_int64() % 2 == 1;
+    return arena::json::Value::object({{"call", odd ? "COIN_CALL_HEADS" : "COIN_CALL_TAILS"}});
+  }
+  void end(const arena::Outcome<anyg::State>& o) override {
+    auto& r = coin_log[o.state.setup.match_id];
+    r.final_state = o.state;
+    r.result = o.result;
+    r.score = o.score;
+  }
+};
+
 arena::Bot test_bot(const std::string& game) {
   arena::Bot b{.name = "", .author = "arena selftest", .version = "", .games = {}};
   if (game == "dynamite" || game == "errors" || game == "malformed") b.games.push_back(dyn::play<Cycler>());
@@ -443,9 +465,10 @@ arena::Bot test_bot(const std::string& game) {
   if (game == "bidding" || game == "errors") b.games.push_back(bid::play<Steady>());
   if (game == "auction" || game == "errors") b.games.push_back(auc::play<Ann>());
   if (game == "realtv" || game == "errors") b.games.push_back(rtv::play<Weakling>());
+  if (game == "coin") b.games.push_back(anyg::play<Coin>("coin"));
   std::map<std::string, std::string> names = {{"dynamite", "cycler"}, {"errors", "cycler"}, {"malformed", "cycler"},
                                               {"finger", "righty"},   {"bidding", "steady"}, {"auction", "ann"},
-                                              {"realtv", "Weakling"}};
+                                              {"realtv", "Weakling"}, {"coin", "coin"}};
   b.name = names[game];
   return b;
 }
@@ -767,8 +790,43 @@ void check_realtv() {
   check_clock(w, ten.time_left);
 }
 
+// check_coin: the any-game path hands the player the setup, the step, the clock and each
+// observation as they came, and the final observation to end().
+void check_coin() {
+  const std::string w = "coin.jsonl (library)";
+  auto& r = coin_log["m-coin"];
+  eq(w, r.starts, 1, "start() calls");
+  if (!check(r.seen.size() == 3, w, "act() calls: " + std::to_string(r.seen.size()))) return;
+  const anyg::State& s = r.seen[1];
+  eq(w, s.setup.game, std::string("coin"), "setup game");
+  eq(w, s.setup.setup["rounds"].as_int64(), std::int64_t{3}, "setup message");
+  eq(w, s.setup.match_id + " " + std::to_string(s.setup.seat) + " " + s.setup.players.at(0) + " " + s.setup.players.at(1),
+     std::string("m-coin 1 heads tails"), "seat facts");
+  eq(w, s.setup.deadline, 1.0, "deadline");
+  eq(w, s.step, std::int64_t{2}, "step");
+  eq(w, s.observation.dump(), std::string(R"({"round":2,"lastOpponent":"COIN_CALL_TAILS"})"), "observation as it came");
+  eq(w, s.observation["last_opponent"].as_string(), std::string("COIN_CALL_TAILS"), "a field by its proto name");
+  eq(w, s.budget, 1.0, "the move's budget");
+  check_clock(w, r.time_left);
+  if (!check(r.final_state.has_value(), w, "end() not called")) return;
+  eq(w, r.result, arena::Result::Win, "result");
+  eq(w, r.score, 2.0, "score");
+  eq(w, r.final_state->observation["ownScore"].as_int64(), std::int64_t{2}, "final observation");
+
+  // The value type itself: numbers keep their text, protojson's strings and names read.
+  arena::json::Value v = arena::json::Value::parse(R"({"big":"9007199254740993","n":9007199254740993,"d":"NaN","x":[1,true,null,{"a":"é"}]})");
+  eq(w, v["big"].as_int64(), std::int64_t{9007199254740993}, "int64 as a string");
+  eq(w, v["n"].as_int64(), std::int64_t{9007199254740993}, "int64 as a number");
+  check(std::isnan(v["d"].as_double()), w, "NaN as a string");
+  eq(w, v.dump(), std::string("{\"big\":\"9007199254740993\",\"n\":9007199254740993,\"d\":\"NaN\",\"x\":[1,true,null,{\"a\":\"\xc3\xa9\"}]}"),
+     "written back");
+  eq(w, v["missing"].is_null() && v["x"]["a"].is_null(), true, "absent members read as null");
+  eq(w, arena::json::Value::object({{"a", 1}, {"b", 0.5}, {"c", "x"}, {"d", arena::json::Value::array({false})}}).dump(),
+     std::string(R"({"a":1,"b":0.5,"c":"x","d":[false]})"), "values built in code");
+}
+
 void run_library(const fs::path& dir) {
-  for (const char* name : {"dynamite", "finger", "bidding", "auction", "realtv", "errors", "malformed"}) {
+  for (const char* name : {"dynamite", "finger", "bidding", "auction", "realtv", "errors", "malformed", "coin"}) {
     fs::path file = dir / "transcripts" / (std::string(name) + ".jsonl");
     std::vector<Entry> entries = load(file);
     arena::detail::Server server(test_bot(name));
@@ -783,6 +841,7 @@ void run_library(const fs::path& dir) {
   check_bidding();
   check_auction();
   check_realtv();
+  check_coin();
   eq("realtv statics", weakling_instances, 4, "instances started (a static shared by all)");
 
   // The name defaults to the player's class name.

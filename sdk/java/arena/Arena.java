@@ -239,7 +239,7 @@ public final class Arena {
         }
         Game g = games.get(game);
         if (g == null) {
-            String msg = "bot '" + info.name() + "' does not play '" + game + "' (it plays "
+            String msg = "bot '" + info.name() + "' does not play " + game + " (it plays "
                     + (games.isEmpty() ? "nothing" : String.join(", ", games.keySet()))
                     + "; a bot plays any game as JSON with Any.play)";
             log("arena kit: refused seat " + seatInfo.seat() + " of match " + seatInfo.matchId() + ": " + msg + "\n");

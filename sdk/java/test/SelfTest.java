@@ -753,9 +753,9 @@ public class SelfTest {
         out = feed(Dynamite.play(Cycler::new), in);
         eq(obj(get(out, 0)).str("sdk"), "java/0.1.0", "describe with unknown fields and an unknown sibling");
         String e = obj(get(out, 1)).str("error");
-        check(e.contains("does not play 'chess' (it plays dynamite;"), "unknown game refused: " + e);
+        check(e.contains("does not play chess (it plays dynamite;"), "unknown game refused: " + e);
         e = obj(get(out, 2)).str("error");
-        check(e.contains("does not play 'finger' (it plays dynamite;"), "game not played refused: " + e);
+        check(e.contains("does not play finger (it plays dynamite;"), "game not played refused: " + e);
         Json.Obj err = error(get(out, 3), "77", "BOT_ERROR_KIND_INVALID_ANSWER");
         check(err.str("message").contains("no open seat 0 in match 'm-bad'"), "act for no seat: " + err.str("message"));
         err = error(get(out, 4), "78", "BOT_ERROR_KIND_EXCEPTION");
@@ -863,7 +863,7 @@ public class SelfTest {
         m = error(get(out, 3), "6", "BOT_ERROR_KIND_INVALID_ANSWER").str("message");
         check(m.contains("expected a coin observation, got dice"), m);
         String e = obj(get(out, 4)).str("error");
-        check(e.contains("does not play 'dice' (it plays coin;"), "a game not named refused: " + e);
+        check(e.contains("does not play dice (it plays coin;"), "a game not named refused: " + e);
     }
 
     // ---- the example bots, as processes ---------------------------------------------------
@@ -951,7 +951,7 @@ public class SelfTest {
                 if (req.obj("start").str("game").equals(game)) {
                     eq(ans, "{}", "start accepted");
                 } else {
-                    check(a.str("error").contains("does not play 'chess'"), "other game refused: " + ans);
+                    check(a.str("error").contains("does not play chess"), "other game refused: " + ans);
                 }
             } else if (req.has("end")) {
                 eq(ans, "{}", "end");

@@ -514,7 +514,7 @@ impl Server {
         let Some(entry) = self.bot.games.iter_mut().find(|g| g.name == game) else {
             let plays: Vec<&str> = self.bot.games.iter().map(|g| g.name.as_str()).collect();
             let msg = format!(
-                "bot {:?} does not play {game:?} (it plays {}; a bot plays any game as JSON with arena::any::play)",
+                "bot {:?} does not play {game} (it plays {}; a bot plays any game as JSON with arena::any::play)",
                 self.bot.name,
                 if plays.is_empty() { "nothing".to_owned() } else { plays.join(", ") }
             );
