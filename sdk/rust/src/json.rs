@@ -449,36 +449,26 @@ impl Value {
     }
 }
 
-impl From<&str> for Value {
-    fn from(s: &str) -> Value {
-        Value::Str(s.to_owned())
-    }
+/// `From` for the scalars, so that `v.into()` or `Value::from(v)` makes a value.
+macro_rules! from_scalar {
+    ($($t:ty => $make:expr),* $(,)?) => {
+        $(impl From<$t> for Value {
+            fn from(v: $t) -> Value {
+                $make(v)
+            }
+        })*
+    };
 }
-impl From<String> for Value {
-    fn from(s: String) -> Value {
-        Value::Str(s)
-    }
+
+from_scalar! {
+    &str => |s: &str| Value::Str(s.to_owned()),
+    String => Value::Str,
+    bool => Value::Bool,
+    i32 => |i: i32| Value::Int(i.into()),
+    i64 => Value::Int,
+    f64 => Value::Float,
 }
-impl From<bool> for Value {
-    fn from(b: bool) -> Value {
-        Value::Bool(b)
-    }
-}
-impl From<i32> for Value {
-    fn from(i: i32) -> Value {
-        Value::Int(i.into())
-    }
-}
-impl From<i64> for Value {
-    fn from(i: i64) -> Value {
-        Value::Int(i)
-    }
-}
-impl From<f64> for Value {
-    fn from(f: f64) -> Value {
-        Value::Float(f)
-    }
-}
+
 impl<T: Into<Value>> From<Vec<T>> for Value {
     fn from(items: Vec<T>) -> Value {
         Value::Array(items.into_iter().map(Into::into).collect())
