@@ -49,12 +49,10 @@ class Player {
 
 namespace detail {
 
-class Seat final : public arena::detail::Seat {
+class Seat final : public arena::detail::PlayerSeat<Player, State> {
  public:
-  Seat(std::unique_ptr<Player> p, const wire::StartRequest& r) : player_(std::move(p)) {
-    if (!player_) throw std::runtime_error("the player factory returned no player");
+  Seat(std::unique_ptr<Player> p, const wire::StartRequest& r) : PlayerSeat(std::move(p), r) {
     Setup& s = state_.setup;
-    static_cast<SeatInfo&>(s) = arena::detail::seat_info(r);
     s.game = r.game;
     if (const wire::Member* m = r.setup.of(r.game)) s.setup = json::Value::parse(m->json);
     player_->start(s);
@@ -76,12 +74,8 @@ class Seat final : public arena::detail::Seat {
 
   void end(const wire::EndRequest& req) override {
     if (const wire::Member* m = req.observation.of(state_.setup.game)) state_.observation = json::Value::parse(m->json);
-    player_->end(Outcome<State>{arena::detail::result_of(req.result), req.score, state_});
+    end_with(req);
   }
-
- private:
-  std::unique_ptr<Player> player_;
-  State state_;
 };
 
 }  // namespace detail
@@ -91,16 +85,12 @@ class Seat final : public arena::detail::Seat {
 template <class P>
 Game play(std::string game) {
   static_assert(std::is_base_of_v<Player, P>, "play<P>: P must derive from arena::any::Player");
-  return Game{std::move(game), arena::detail::type_name<P>(), [](const wire::StartRequest& r) {
-                return std::unique_ptr<arena::detail::Seat>(new detail::Seat(std::make_unique<P>(), r));
-              }};
+  return arena::detail::entry<detail::Seat, P>(std::move(game));
 }
 
 // play with a factory: make() is called once per match.
 inline Game play(std::string game, std::function<std::unique_ptr<Player>()> make, std::string name = "") {
-  return Game{std::move(game), std::move(name), [make = std::move(make)](const wire::StartRequest& r) {
-                return std::unique_ptr<arena::detail::Seat>(new detail::Seat(make(), r));
-              }};
+  return arena::detail::entry<detail::Seat>(std::move(game), std::move(make), std::move(name));
 }
 
 }  // namespace arena::any

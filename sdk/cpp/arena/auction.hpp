@@ -101,12 +101,10 @@ class Player {
 
 namespace detail {
 
-class Seat final : public arena::detail::Seat {
+class Seat final : public arena::detail::PlayerSeat<Player, State> {
  public:
-  Seat(std::unique_ptr<Player> p, const wire::StartRequest& r) : player_(std::move(p)) {
-    if (!player_) throw std::runtime_error("the player factory returned no player");
+  Seat(std::unique_ptr<Player> p, const wire::StartRequest& r) : PlayerSeat(std::move(p), r) {
     Setup& s = state_.setup;
-    static_cast<SeatInfo&>(s) = arena::detail::seat_info(r);
     wire::AuctionSetup a = arena::detail::setup<wire::AuctionSetup>(r, kGame);
     s.artists_num = a.artists_num;
     s.required_count = a.required_count;
@@ -138,7 +136,7 @@ class Seat final : public arena::detail::Seat {
 
   void end(const wire::EndRequest& req) override {
     if (auto o = arena::detail::final_observation<wire::AuctionObservation>(req, kGame)) observe(*o);
-    player_->end(Outcome<State>{arena::detail::result_of(req.result), req.score, state_});
+    end_with(req);
   }
 
  private:
@@ -162,9 +160,6 @@ class Seat final : public arena::detail::Seat {
     st.own_money = o.own_money;
     st.game_winner = o.game_winner;
   }
-
-  std::unique_ptr<Player> player_;
-  State state_;
 };
 
 }  // namespace detail
@@ -173,15 +168,11 @@ class Seat final : public arena::detail::Seat {
 template <class P>
 Game play() {
   static_assert(std::is_base_of_v<Player, P>, "play<P>: P must derive from arena::auction::Player");
-  return Game{std::string(kGame), arena::detail::type_name<P>(), [](const wire::StartRequest& r) {
-                return std::unique_ptr<arena::detail::Seat>(new detail::Seat(std::make_unique<P>(), r));
-              }};
+  return arena::detail::entry<detail::Seat, P>(std::string(kGame));
 }
 
 inline Game play(std::function<std::unique_ptr<Player>()> make, std::string name = "") {
-  return Game{std::string(kGame), std::move(name), [make = std::move(make)](const wire::StartRequest& r) {
-                return std::unique_ptr<arena::detail::Seat>(new detail::Seat(make(), r));
-              }};
+  return arena::detail::entry<detail::Seat>(std::string(kGame), std::move(make), std::move(name));
 }
 
 }  // namespace arena::auction

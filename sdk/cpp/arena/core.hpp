@@ -146,6 +146,24 @@ std::optional<M> final_observation(const wire::EndRequest& req, std::string_view
   return wire::decode<M>(m->json);
 }
 
+// PlayerSeat is what every game's seat holds: its player (P, checked) and the state S handed to
+// it (S::setup starts as the seat's facts). A game's seat derives from it, fills the rest of the
+// setup, calls start, and decodes and encodes its own messages.
+template <class P, class S>
+class PlayerSeat : public Seat {
+ protected:
+  PlayerSeat(std::unique_ptr<P> p, const wire::StartRequest& r) : player_(std::move(p)) {
+    if (!player_) throw std::runtime_error("the player factory returned no player");
+    static_cast<SeatInfo&>(state_.setup) = seat_info(r);
+  }
+
+  // end_with calls the player's end hook with the outcome of req and the state as it stands.
+  void end_with(const wire::EndRequest& req) { player_->end(Outcome<S>{result_of(req.result), req.score, state_}); }
+
+  std::unique_ptr<P> player_;
+  S state_;
+};
+
 // demangle turns a type's mangled name into the C++ spelling.
 inline std::string demangle(const char* mangled) {
   int status = 0;
@@ -255,6 +273,27 @@ struct Game {
   std::string player_type;  // the player's class name (the bot's name when Bot::name is empty)
   std::function<std::unique_ptr<detail::Seat>(const wire::StartRequest&)> open;
 };
+
+namespace detail {
+
+// entry makes the Game whose seats are S, each played by a new (default-constructed) P: what
+// every game's play<P>() returns.
+template <class S, class P>
+Game entry(std::string game) {
+  return Game{std::move(game), type_name<P>(), [](const wire::StartRequest& r) {
+                return std::unique_ptr<Seat>(new S(std::make_unique<P>(), r));
+              }};
+}
+
+// entry with a factory: make() is called once per seat; name is the player's class name.
+template <class S, class Player>
+Game entry(std::string game, std::function<std::unique_ptr<Player>()> make, std::string name) {
+  return Game{std::move(game), std::move(name), [make = std::move(make)](const wire::StartRequest& r) {
+                return std::unique_ptr<Seat>(new S(make(), r));
+              }};
+}
+
+}  // namespace detail
 
 // Bot is what arena::serve plays: who the bot is and the games it plays.
 struct Bot {

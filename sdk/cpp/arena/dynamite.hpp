@@ -93,12 +93,10 @@ class Player {
 
 namespace detail {
 
-class Seat final : public arena::detail::Seat {
+class Seat final : public arena::detail::PlayerSeat<Player, State> {
  public:
-  Seat(std::unique_ptr<Player> p, const wire::StartRequest& r) : player_(std::move(p)) {
-    if (!player_) throw std::runtime_error("the player factory returned no player");
+  Seat(std::unique_ptr<Player> p, const wire::StartRequest& r) : PlayerSeat(std::move(p), r) {
     Setup& s = state_.setup;
-    static_cast<SeatInfo&>(s) = arena::detail::seat_info(r);
     const wire::DynamiteSetup w = arena::detail::setup<wire::DynamiteSetup>(r, kGame);
     s.target_score = w.target_score;
     s.max_rounds = w.max_rounds;
@@ -122,7 +120,7 @@ class Seat final : public arena::detail::Seat {
 
   void end(const wire::EndRequest& req) override {
     if (auto o = arena::detail::final_observation<wire::DynamiteObservation>(req, kGame)) observe(*o);
-    player_->end(Outcome<State>{arena::detail::result_of(req.result), req.score, state_});
+    end_with(req);
   }
 
   const State& state() const { return state_; }
@@ -140,9 +138,6 @@ class Seat final : public arena::detail::Seat {
     st.opponent_dynamite_left = o.opponent_dynamite_left;
     st.stake = o.stake;
   }
-
-  std::unique_ptr<Player> player_;
-  State state_;
 };
 
 }  // namespace detail
@@ -151,16 +146,12 @@ class Seat final : public arena::detail::Seat {
 template <class P>
 Game play() {
   static_assert(std::is_base_of_v<Player, P>, "play<P>: P must derive from arena::dynamite::Player");
-  return Game{std::string(kGame), arena::detail::type_name<P>(), [](const wire::StartRequest& r) {
-                return std::unique_ptr<arena::detail::Seat>(new detail::Seat(std::make_unique<P>(), r));
-              }};
+  return arena::detail::entry<detail::Seat, P>(std::string(kGame));
 }
 
 // play with a factory: make() is called once per match.
 inline Game play(std::function<std::unique_ptr<Player>()> make, std::string name = "") {
-  return Game{std::string(kGame), std::move(name), [make = std::move(make)](const wire::StartRequest& r) {
-                return std::unique_ptr<arena::detail::Seat>(new detail::Seat(make(), r));
-              }};
+  return arena::detail::entry<detail::Seat>(std::string(kGame), std::move(make), std::move(name));
 }
 
 }  // namespace arena::dynamite

@@ -150,12 +150,10 @@ inline void copy_players(const wire::RealtvPlayers& from, Players& to) {
   }
 }
 
-class Seat final : public arena::detail::Seat {
+class Seat final : public arena::detail::PlayerSeat<Player, Context> {
  public:
-  Seat(std::unique_ptr<Player> p, const wire::StartRequest& r) : player_(std::move(p)) {
-    if (!player_) throw std::runtime_error("the player factory returned no player");
-    Setup& s = ctx_.setup;
-    static_cast<SeatInfo&>(s) = arena::detail::seat_info(r);
+  Seat(std::unique_ptr<Player> p, const wire::StartRequest& r) : PlayerSeat(std::move(p), r) {
+    Setup& s = state_.setup;
     const wire::RealtvSetup w = arena::detail::setup<wire::RealtvSetup>(r, kGame);
     s.id = w.id;
     s.name = w.name;
@@ -163,14 +161,14 @@ class Seat final : public arena::detail::Seat {
     s.phases = w.phases;
     s.players_per_island = w.players_per_island;
     s.instance = w.instance;
-    ctx_.own_id = s.id;
+    state_.own_id = s.id;
     player_->start(s);
   }
 
   void act(const wire::ActRequest& req, SteadyClock::time_point now, std::string& out) override {
     observe(arena::detail::observation<wire::RealtvObservation>(req, kGame));
-    ctx_.tick_(now, req);
-    Vote v = ctx_.decision == Decision::Tie ? player_->vote_for_tie(ctx_) : player_->vote_for_elimination(ctx_);
+    state_.tick_(now, req);
+    Vote v = state_.decision == Decision::Tie ? player_->vote_for_tie(state_) : player_->vote_for_elimination(state_);
     if (!json::valid_utf8(v.id)) throw InvalidAnswer("the vote is not valid UTF-8 text, so it cannot be an id");
     out += ",\"realtv\":{";
     if (!v.id.empty()) {
@@ -182,12 +180,12 @@ class Seat final : public arena::detail::Seat {
 
   void end(const wire::EndRequest& req) override {
     if (auto o = arena::detail::final_observation<wire::RealtvObservation>(req, kGame)) observe(*o);
-    player_->end(Outcome<Context>{arena::detail::result_of(req.result), req.score, ctx_});
+    end_with(req);
   }
 
  private:
   void observe(const wire::RealtvObservation& o) {
-    Context& c = ctx_;
+    Context& c = state_;
     c.decision = o.decision >= 0 && o.decision <= 2 ? static_cast<Decision>(o.decision) : Decision::Unspecified;
     c.island_index = o.island_index;
     c.day = o.day;
@@ -199,9 +197,6 @@ class Seat final : public arena::detail::Seat {
     c.own_score = o.own_score;
     if (!o.own_id.empty()) c.own_id = o.own_id;
   }
-
-  std::unique_ptr<Player> player_;
-  Context ctx_;
 };
 
 }  // namespace detail
@@ -210,15 +205,11 @@ class Seat final : public arena::detail::Seat {
 template <class P>
 Game play() {
   static_assert(std::is_base_of_v<Player, P>, "play<P>: P must derive from arena::realtv::Player");
-  return Game{std::string(kGame), arena::detail::type_name<P>(), [](const wire::StartRequest& r) {
-                return std::unique_ptr<arena::detail::Seat>(new detail::Seat(std::make_unique<P>(), r));
-              }};
+  return arena::detail::entry<detail::Seat, P>(std::string(kGame));
 }
 
 inline Game play(std::function<std::unique_ptr<Player>()> make, std::string name = "") {
-  return Game{std::string(kGame), std::move(name), [make = std::move(make)](const wire::StartRequest& r) {
-                return std::unique_ptr<arena::detail::Seat>(new detail::Seat(make(), r));
-              }};
+  return arena::detail::entry<detail::Seat>(std::string(kGame), std::move(make), std::move(name));
 }
 
 }  // namespace arena::realtv
