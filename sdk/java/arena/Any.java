@@ -75,23 +75,16 @@ public final class Any {
             @Override
             Seat open(Info i, Json.Obj s) {
                 Setup setup = new Setup(i.matchId(), i.seat(), i.players(), i.deadlineMs(), i.clockMs(), game, s);
-                Player p = players.get();
-                if (p == null) {
-                    throw new IllegalStateException("the player supplier returned null");
-                }
+                Player p = Game.made(players);
                 p.start(setup);
                 return new JsonSeat(p, new State(setup));
             }
         };
     }
 
-    private static final class JsonSeat extends Game.Seat {
-        private final Player player;
-        private final State state;
-
+    private static final class JsonSeat extends Game.PlayerSeat<Player, State> {
         JsonSeat(Player player, State state) {
-            this.player = player;
-            this.state = state;
+            super(player, state);
         }
 
         @Override

@@ -208,10 +208,7 @@ public final class Auction {
                         s.i32("artistsNum"), s.i32("requiredCount"), artists(s.strings("auctionItems")),
                         s.i32("playerCount"), List.copyOf(s.strings("playerNames")), s.str("ownName"),
                         s.i32("startMoney"));
-                Player p = players.get();
-                if (p == null) {
-                    throw new IllegalStateException("the player supplier returned null");
-                }
+                Player p = Game.made(players);
                 p.start(setup);
                 return new Table(p, new State(setup));
             }
@@ -230,13 +227,9 @@ public final class Auction {
         return List.of(out);
     }
 
-    private static final class Table extends Game.Seat {
-        private final Player player;
-        private final State state;
-
+    private static final class Table extends Game.PlayerSeat<Player, State> {
         Table(Player player, State state) {
-            this.player = player;
-            this.state = state;
+            super(player, state);
         }
 
         @Override

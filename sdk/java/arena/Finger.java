@@ -253,23 +253,16 @@ public final class Finger {
             Seat open(Info i, Json.Obj s) {
                 Setup setup = new Setup(i.matchId(), i.seat(), i.players(), i.deadlineMs(), i.clockMs(),
                         s.i32("games"), s.i32("maxRounds"), s.str("ownName"), s.str("opponentName"));
-                Player p = players.get();
-                if (p == null) {
-                    throw new IllegalStateException("the player supplier returned null");
-                }
+                Player p = Game.made(players);
                 p.start(setup);
                 return new Table(p, new State(setup));
             }
         };
     }
 
-    private static final class Table extends Game.Seat {
-        private final Player player;
-        private final State state;
-
+    private static final class Table extends Game.PlayerSeat<Player, State> {
         Table(Player player, State state) {
-            this.player = player;
-            this.state = state;
+            super(player, state);
         }
 
         @Override

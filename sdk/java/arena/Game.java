@@ -1,6 +1,7 @@
 package arena;
 
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * One game a bot plays: made by {@code Dynamite.play(...)}, {@code Finger.play(...)} and the
@@ -40,6 +41,26 @@ public abstract class Game {
 
         /** Applies the final observation (obs, may be null) and calls the player's end hook. */
         abstract void end(Json.Obj obs, Result result, double score);
+    }
+
+    /** What every game's seat holds: its player and the state handed to it. */
+    abstract static class PlayerSeat<P, S extends Clock> extends Seat {
+        final P player;
+        final S state;
+
+        PlayerSeat(P player, S state) {
+            this.player = player;
+            this.state = state;
+        }
+    }
+
+    /** A new player from the supplier, checked: what every game's open starts with. */
+    static <P> P made(Supplier<? extends P> players) {
+        P p = players.get();
+        if (p == null) {
+            throw new IllegalStateException("the player supplier returned null");
+        }
+        return p;
     }
 
     static void tick(Clock c, Json.Obj act, long receivedNanos) {

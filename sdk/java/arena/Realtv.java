@@ -244,30 +244,23 @@ public final class Realtv {
                 Setup setup = new Setup(i.matchId(), i.seat(), i.players(), i.deadlineMs(), i.clockMs(),
                         s.str("id"), s.str("name"), s.i32("strength"), s.i32("phases"), s.i32("playersPerIsland"),
                         s.i32("instance"));
-                Player p = players.get();
-                if (p == null) {
-                    throw new IllegalStateException("the player supplier returned null");
-                }
+                Player p = Game.made(players);
                 p.start(setup);
                 return new Table(p, new Context(setup));
             }
         };
     }
 
-    private static final class Table extends Game.Seat {
-        private final Player player;
-        private final Context ctx;
-
-        Table(Player player, Context ctx) {
-            this.player = player;
-            this.ctx = ctx;
+    private static final class Table extends Game.PlayerSeat<Player, Context> {
+        Table(Player player, Context state) {
+            super(player, state);
         }
 
         @Override
         void act(Json.Obj act, Json.Obj obs, long now, StringBuilder out) {
-            ctx.observe(obs);
-            Game.tick(ctx, act, now);
-            String vote = ctx.decision() == Decision.TIE ? player.voteForTie(ctx) : player.voteForElimination(ctx);
+            state.observe(obs);
+            Game.tick(state, act, now);
+            String vote = state.decision() == Decision.TIE ? player.voteForTie(state) : player.voteForElimination(state);
             out.append("\"realtv\":{");
             if (vote != null && !vote.isEmpty()) {
                 Json.quote(out.append("\"voteId\":"), vote);
@@ -278,9 +271,9 @@ public final class Realtv {
         @Override
         void end(Json.Obj obs, Result result, double score) {
             if (obs != null) {
-                ctx.observe(obs);
+                state.observe(obs);
             }
-            player.end(new Outcome<>(result, score, ctx));
+            player.end(new Outcome<>(result, score, state));
         }
     }
 }
