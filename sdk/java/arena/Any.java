@@ -94,7 +94,8 @@ public final class Any {
             Game.tick(state, act, now);
             Object action = player.act(state);
             if (!(action instanceof Json.Obj || action instanceof java.util.Map)) {
-                throw new InvalidAnswer("the " + state.setup.game() + " action must be a JSON object (Json.Obj or Map), not "
+                throw new InvalidAnswer("the " + state.setup.game()
+                        + " action must be a JSON object (Json.Obj or Map), not "
                         + Game.describe(action));
             }
             int mark = out.length();

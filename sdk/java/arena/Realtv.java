@@ -260,7 +260,8 @@ public final class Realtv {
         void act(Json.Obj act, Json.Obj obs, long now, StringBuilder out) {
             state.observe(obs);
             Game.tick(state, act, now);
-            String vote = state.decision() == Decision.TIE ? player.voteForTie(state) : player.voteForElimination(state);
+            String vote = state.decision() == Decision.TIE ? player.voteForTie(state)
+                    : player.voteForElimination(state);
             out.append("\"realtv\":{");
             if (vote != null && !vote.isEmpty()) {
                 Json.quote(out.append("\"voteId\":"), vote);
