@@ -237,26 +237,9 @@ func copyTree(src, dst string, quota int64) error {
 		if e.Info.IsDir() {
 			return os.MkdirAll(target, 0o755)
 		}
-		mode := os.FileMode(0o644)
-		if e.Exec() {
-			mode = 0o755
-		}
-		in, err := os.Open(e.Path)
-		if err != nil {
-			return err
-		}
-		defer in.Close()
-		out, err := os.OpenFile(target, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, mode)
-		if err != nil {
-			return err
-		}
 		// What was judged is copied: the build's processes have ended, and a file that still
 		// grew could not take the output past its quota.
-		if _, err := io.Copy(out, io.LimitReader(in, e.Info.Size())); err != nil {
-			out.Close()
-			return err
-		}
-		return out.Close()
+		return e.CopyTo(target, e.Info.Size())
 	})
 	if errors.Is(err, filepolicy.ErrTooBig) {
 		return errQuota

@@ -3,6 +3,7 @@ package filepolicy
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"math"
 	"os"
@@ -149,6 +150,30 @@ type Entry struct {
 
 // Exec reports whether a file's mode makes it executable (the one bit a submission keeps).
 func (e Entry) Exec() bool { return e.Info.Mode()&0o111 != 0 }
+
+// CopyTo copies the file to target, a new file (never one that exists, nor through a link),
+// with the mode a submission keeps (0644, or 0755 when executable): at most most bytes, so a
+// file that grows while it is copied cannot take more.
+func (e Entry) CopyTo(target string, most int64) error {
+	mode := fs.FileMode(0o644)
+	if e.Exec() {
+		mode = 0o755
+	}
+	in, err := os.Open(e.Path)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	if err != nil {
+		return err
+	}
+	if _, err := io.Copy(out, io.LimitReader(in, most)); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}
 
 // Walk judges every entry below root, never following a link, and calls visit for each in
 // lexical order once the whole tree passed (so nothing is written for a tree that fails);

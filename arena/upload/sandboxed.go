@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -183,32 +182,9 @@ func copyOut(src, dst string, lim Limits) error {
 		if e.Info.IsDir() {
 			return os.MkdirAll(target, 0o755)
 		}
-		return copyFile(e, target, lim.FileBytes)
+		return e.CopyTo(target, lim.FileBytes+1)
 	})
 	return refused(err)
-}
-
-// copyFile copies an admitted file, at most most bytes of it (one that grows while it is
-// copied cannot break the bound).
-func copyFile(e filepolicy.Entry, target string, most int64) error {
-	mode := fs.FileMode(0o644)
-	if e.Exec() {
-		mode = 0o755
-	}
-	in, err := os.Open(e.Path)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	out, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, io.LimitReader(in, most+1)); err != nil {
-		out.Close()
-		return err
-	}
-	return out.Close()
 }
 
 var exeOnce struct {
