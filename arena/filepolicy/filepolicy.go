@@ -225,13 +225,11 @@ func (t *Tally) Walk(root string, skip func(rel string, d fs.DirEntry) bool, vis
 	return nil
 }
 
-// Root judges a tree's root itself: a folder or a regular file, never followed if a link.
-func Root(root string) (fs.FileInfo, error) {
-	info, err := os.Lstat(root)
-	if err != nil {
-		return nil, err
-	}
-	return info, Kind(root, info.Mode())
+// Measure judges the tree below root with p and returns its tally: how many files and
+// folders it holds and their bytes, as every bound counts them.
+func Measure(root string, p Policy) (*Tally, error) {
+	t := p.Tally()
+	return t, t.Walk(root, nil, func(Entry) error { return nil })
 }
 
 func size(n int64) string {

@@ -3,6 +3,8 @@ package filepolicy
 import (
 	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -59,5 +61,27 @@ func TestTallyBounds(t *testing.T) {
 		if err := (Policy{}).Tally().Admit("x/e", mode, 0); !errors.Is(err, ErrNotPlain) || !strings.Contains(err.Error(), "x/e is a "+says) {
 			t.Fatalf("%v: %v", mode, err)
 		}
+	}
+}
+
+// TestMeasure: a tree on disk is counted as an archive of it would be, and judged.
+func TestMeasure(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "a", "b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "a", "b", "x.py"), []byte("12345"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tl, err := Measure(dir, Policy{})
+	if err != nil || tl.Entries() != 3 || tl.Bytes() != 5 {
+		t.Fatalf("entries %d, bytes %d, %v; want 3, 5", tl.Entries(), tl.Bytes(), err)
+	}
+	if err := os.Symlink("/etc/passwd", filepath.Join(dir, "a", "p")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Measure(dir, Policy{}); !errors.Is(err, ErrNotPlain) || !strings.Contains(err.Error(), "a/p is a symbolic link") {
+		t.Fatalf("a link: %v", err)
 	}
 }
