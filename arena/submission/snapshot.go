@@ -18,8 +18,8 @@ import (
 
 // Limits bound what a snapshot copies.
 type Limits struct {
-	Files int   // number of files
-	Bytes int64 // their total size
+	Files int   // files and folders, each folder counted once (arena/filepolicy)
+	Bytes int64 // the files' total size
 	// Keep, when set, chooses the files and folders (relative paths) a snapshot of a folder
 	// takes; the arena uses it for its own source (the Go kit), never for a submission.
 	Keep func(rel string, dir bool) bool
