@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,6 +15,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/botarena/arena/arena/filepolicy"
 	"github.com/botarena/arena/arena/filestore"
 	"github.com/botarena/arena/sandbox"
 )
@@ -219,52 +221,30 @@ func treeSize(dir string) int64 {
 var errQuota = errors.New("the build's output grew past its quota while it was copied")
 
 // copyTree copies the regular files and folders of src (a build's output, written by the
-// sandboxed uid) to dst, owned by the arena, read-only; links and special files are dropped.
-// It copies at most quota bytes (none: quota <= 0).
+// sandboxed uid) to dst, owned by the arena, read-only, judged by the files policy: a device,
+// named pipe or socket fails the build naming it. Symbolic links are left out, the one thing
+// a build's output holds that a submission may not: package managers write them (npm's
+// node_modules/.bin), a bot never runs through them, and followed they could reach outside.
+// Its files may hold at most quota bytes (no bound: quota <= 0).
 func copyTree(src, dst string, quota int64) error {
 	if err := os.MkdirAll(dst, 0o755); err != nil {
 		return err
 	}
-	room := quota
-	if quota <= 0 {
-		room = 1 << 62
-	}
-	return filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		target := filepath.Join(dst, rel)
-		switch {
-		case info.IsDir():
+	t := filepolicy.Policy{Bytes: max(quota, 0)}.Tally()
+	links := func(_ string, d fs.DirEntry) bool { return d.Type()&fs.ModeSymlink != 0 }
+	err := t.Walk(src, links, func(e filepolicy.Entry) error {
+		target := filepath.Join(dst, filepath.FromSlash(e.Rel))
+		if e.Info.IsDir() {
 			return os.MkdirAll(target, 0o755)
-		case !info.Mode().IsRegular():
-			return nil
 		}
-		mode := os.FileMode(0o644)
-		if info.Mode()&0o111 != 0 {
-			mode = 0o755
-		}
-		in, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer in.Close()
-		out, err := os.OpenFile(target, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, mode)
-		if err != nil {
-			return err
-		}
-		n, err := io.Copy(out, io.LimitReader(in, room+1))
-		if err != nil {
-			out.Close()
-			return err
-		}
-		if room -= n; room < 0 {
-			out.Close()
-			return errQuota
-		}
-		return out.Close()
+		// What was judged is copied: the build's processes have ended, and a file that still
+		// grew could not take the output past its quota.
+		return e.CopyTo(target, e.Info.Size())
 	})
+	if errors.Is(err, filepolicy.ErrTooBig) {
+		return errQuota
+	}
+	return err
 }
 
 // cached returns store/art/<key>, leased by this process for its life (arena/filestore), when

@@ -15,6 +15,7 @@ import (
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/match"
+	"github.com/botarena/arena/arena/matchplay"
 	"github.com/botarena/arena/arena/players"
 	"github.com/botarena/arena/arena/replay"
 )
@@ -71,13 +72,10 @@ func newPlay() *cobra.Command {
 		if err != nil {
 			return err
 		}
-		cfg := game.Config{Seed: seed, Params: gameParams}
-		if cfg.Seed == 0 {
-			cfg.Seed = uint64(time.Now().UnixNano())
+		if seed == 0 {
+			seed = uint64(time.Now().UnixNano())
 		}
-		for _, b := range bots {
-			cfg.Players = append(cfg.Players, game.Player{Name: b})
-		}
+		cfg := matchplay.Config(seed, gameParams, bots)
 		// Check players and parameters before starting any process.
 		if _, err := spec.NewEngine(cfg); err != nil {
 			return fmt.Errorf("%w: %v", ErrUsage, err)
@@ -106,27 +104,20 @@ func newPlay() *cobra.Command {
 		for i, p := range procs {
 			ps[i] = players.Process{Bot: p}
 		}
-		var rec *replay.Recorder
-		if replayPath != "" {
-			rec = replay.NewRecorder(spec.Name, matchID, cfg, bots)
-			rec.Rec.Clock = string(clk.Mode)
-			opt.Recorder = rec
-		}
-		res, err := match.Run(ctx, spec, cfg, ps, opt)
+		p, err := matchplay.Play(ctx, matchplay.Match{Spec: spec, Config: cfg, Players: ps, Options: opt, Unrecorded: replayPath == ""})
 		if err != nil {
 			return err
 		}
 		players.CloseAll(procs)
-		printResult(out, res, bots, procs)
-		if rec != nil {
-			rec.Rec.Outcome = &res.Outcome
+		printResult(out, p.Result, bots, procs)
+		if p.Record != nil {
 			usage := make([]map[string]any, len(procs))
 			for i, b := range procs {
 				u := b.Usage()
 				usage[i] = map[string]any{"bot": bots[i], "exit": b.Why(), "cpu_ns": u.CPU, "peak_bytes": u.PeakBytes, "wall_ns": u.Wall}
 			}
-			rec.Rec.Extra = map[string]any{"stats": res.Stats, "duration_ns": res.Duration, "usage": usage}
-			if err := replay.Write(replayPath, rec.Rec); err != nil {
+			p.Record.Extra["usage"] = usage
+			if err := replay.Write(replayPath, p.Record); err != nil {
 				return err
 			}
 			fmt.Fprintf(out, "replay written to %s\n", replayPath)

@@ -14,6 +14,7 @@ import (
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/match"
+	"github.com/botarena/arena/arena/matchplay"
 	"github.com/botarena/arena/arena/players"
 	"github.com/botarena/arena/arena/replay"
 	"github.com/botarena/arena/arena/rerun"
@@ -159,18 +160,16 @@ func (r *recordPlay) run(cmd *cobra.Command, args []string, resolver *botspec.Re
 		matchID = rec.MatchID
 	}
 	opt.MatchID = matchID
-	var out2 *replay.Recorder
-	if replayPath != "" {
-		names := make([]string, n)
-		for i := range names {
-			names[i] = cmp.Or(bots[i], cfg.Players[i].Name)
-		}
-		out2 = replay.NewRecorder(rec.Game, matchID, cfg, names)
-		out2.Rec.Clock = string(opt.Clock)
-		plan.Recorder = out2
-		opt.Recorder = rerun.Begin{R: out2}
+	names := make([]string, n)
+	for i := range names {
+		names[i] = cmp.Or(bots[i], cfg.Players[i].Name)
 	}
-	res, err := match.Run(ctx, plan.Spec(spec), cfg, ps, opt)
+	p, err := matchplay.Play(ctx, matchplay.Match{Spec: plan.Spec(spec), Config: cfg, Players: ps, Options: opt, Bots: names,
+		Unrecorded: replayPath == "", Wrap: func(r *replay.Recorder) match.Recorder {
+			plan.Recorder = r
+			return rerun.Begin{R: r}
+		}})
+	res := p.Result
 	players.CloseAll(procs)
 	var div *rerun.Divergence
 	if errors.As(err, &div) {
@@ -196,9 +195,8 @@ func (r *recordPlay) run(cmd *cobra.Command, args []string, resolver *botspec.Re
 		}
 	}
 	printRecordResult(out, res, rec)
-	if out2 != nil {
-		out2.Rec.Outcome = &res.Outcome
-		if err := replay.Write(replayPath, out2.Rec); err != nil {
+	if p.Record != nil {
+		if err := replay.Write(replayPath, p.Record); err != nil {
 			return err
 		}
 		fmt.Fprintf(out, "replay written to %s\n", replayPath)

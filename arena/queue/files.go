@@ -14,6 +14,7 @@ import (
 
 	"github.com/nats-io/nats.go/jetstream"
 
+	"github.com/botarena/arena/arena/filepolicy"
 	"github.com/botarena/arena/arena/submission"
 )
 
@@ -61,41 +62,31 @@ func maxArchive(lim submission.Limits) int64 {
 	return lim.Bytes + int64(lim.Files)*2*3*512 + 64<<10
 }
 
-// maxDepth bounds how deeply an archive's paths nest.
-const maxDepth = 64
+// maxDepth bounds how deeply an archive's paths nest (the files policy's bound).
+const maxDepth = filepolicy.MaxDepth
 
 // Pack writes dir's regular files and folders as a tar (names relative to dir, modes 0644
-// or 0755, nothing else).
+// or 0755, nothing else), judged by the files policy with no bounds: a snapshot was bounded
+// when it was taken, and anything but a file or a folder is refused, never skipped.
 func Pack(w io.Writer, dir string) error {
 	tw := tar.NewWriter(w)
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || p == dir {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.IsDir():
-			return tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: filepath.ToSlash(rel) + "/", Mode: 0o755})
-		case !info.Mode().IsRegular():
-			return fmt.Errorf("%s is not a regular file", p)
+	err := filepolicy.Policy{}.Tally().Walk(dir, nil, func(e filepolicy.Entry) error {
+		if e.Info.IsDir() {
+			return tw.WriteHeader(&tar.Header{Typeflag: tar.TypeDir, Name: e.Rel + "/", Mode: 0o755})
 		}
 		mode := int64(0o644)
-		if info.Mode()&0o111 != 0 {
+		if e.Exec() {
 			mode = 0o755
 		}
-		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: filepath.ToSlash(rel), Mode: mode, Size: info.Size()}); err != nil {
+		if err := tw.WriteHeader(&tar.Header{Typeflag: tar.TypeReg, Name: e.Rel, Mode: mode, Size: e.Info.Size()}); err != nil {
 			return err
 		}
-		f, err := os.Open(p)
+		f, err := os.Open(e.Path)
 		if err != nil {
 			return err
 		}
 		defer f.Close()
-		_, err = io.CopyN(tw, f, info.Size())
+		_, err = io.CopyN(tw, f, e.Info.Size())
 		return err
 	})
 	if err != nil {
@@ -105,10 +96,9 @@ func Pack(w io.Writer, dir string) error {
 }
 
 // Unpack reads a tar written by Pack into dst, refusing anything Pack does not write: an
-// absolute path or one with "..", a link, a device, more files or bytes than lim, more
-// folders than lim allows files (named or implied by a file's path) or paths deeper than
-// maxDepth: all checked before anything is written for the entry. On any error dst is
-// removed.
+// absolute path or one with "..", and whatever the files policy refuses within lim (a link,
+// a device, more files and folders or bytes than lim, paths deeper than maxDepth): all
+// checked before anything is written for the entry. On any error dst is removed.
 func Unpack(r io.Reader, dst string, lim submission.Limits) (err error) {
 	if err := os.Mkdir(dst, 0o755); err != nil {
 		return err
@@ -119,9 +109,7 @@ func Unpack(r io.Reader, dst string, lim submission.Limits) (err error) {
 		}
 	}()
 	tr := tar.NewReader(r)
-	var files int
-	var total int64
-	dirs := map[string]bool{}
+	t := lim.Policy().Tally()
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
@@ -136,32 +124,24 @@ func Unpack(r io.Reader, dst string, lim submission.Limits) (err error) {
 			return fmt.Errorf("%w: the path %q leaves the bot's folder", ErrBadFiles, h.Name)
 		}
 		target := filepath.Join(dst, filepath.FromSlash(clean))
-		if strings.Count(clean, "/") >= maxDepth {
-			return fmt.Errorf("%w: the path %.80q... nests more than %d folders deep", ErrBadFiles, h.Name, maxDepth)
-		}
-		d := clean
-		if h.Typeflag != tar.TypeDir {
-			d = path.Dir(clean)
-		}
-		for ; d != "." && !dirs[d]; d = path.Dir(d) {
-			if dirs[d] = true; len(dirs) > lim.Files {
-				return fmt.Errorf("%w: more than %d folders", ErrBadFiles, lim.Files)
-			}
-		}
+		var kind fs.FileMode
 		switch h.Typeflag {
 		case tar.TypeDir:
+			kind = fs.ModeDir
+		case tar.TypeReg:
+		case tar.TypeLink:
+			return fmt.Errorf("%w: %w", ErrBadFiles, filepolicy.HardLink(h.Name, h.Linkname))
+		default:
+			kind = h.FileInfo().Mode().Type() | fs.ModeIrregular
+		}
+		if err := t.Admit(clean, kind, h.Size); err != nil {
+			return fmt.Errorf("%w: %w", ErrBadFiles, err)
+		}
+		if h.Typeflag == tar.TypeDir {
 			if err := os.MkdirAll(target, 0o755); err != nil {
 				return err
 			}
 			continue
-		case tar.TypeReg:
-		default:
-			return fmt.Errorf("%w: %q is not a plain file or folder (type %q)", ErrBadFiles, h.Name, h.Typeflag)
-		}
-		files++
-		total += h.Size
-		if files > lim.Files || total > lim.Bytes || h.Size < 0 {
-			return fmt.Errorf("%w: more than %d files or %d MiB", ErrBadFiles, lim.Files, lim.Bytes>>20)
 		}
 		if err := os.MkdirAll(filepath.Dir(target), 0o755); err != nil {
 			return err

@@ -135,15 +135,7 @@ func (s *Server) auditPage(r *http.Request) ([]store.AuditEntry, page, error) {
 		return nil, page{}, lq.err
 	}
 	es, err := s.st.AuditLog(r.Context(), before, limit)
-	if es == nil {
-		es = []store.AuditEntry{}
-	}
-	ids := make([]int64, len(es))
-	for i, e := range es {
-		ids[i] = e.ID
-	}
-	p := pageLinks(r, r.URL.Path, ids, limit, before, 0)
-	p.Newer = "" // the log is read from its newest entry back
+	es, p := backPage(r, es, func(e store.AuditEntry) int64 { return e.ID }, limit, before)
 	return es, p, err
 }
 
@@ -185,15 +177,7 @@ func (s *Server) userPage(r *http.Request) (string, []store.UserRow, page, error
 		return name, nil, page{}, lq.err
 	}
 	us, err := s.st.UserPage(r.Context(), name, before, limit)
-	if us == nil {
-		us = []store.UserRow{}
-	}
-	ids := make([]int64, len(us))
-	for i, u := range us {
-		ids[i] = u.ID
-	}
-	p := pageLinks(r, r.URL.Path, ids, limit, before, 0)
-	p.Newer = ""
+	us, p := backPage(r, us, func(u store.UserRow) int64 { return u.ID }, limit, before)
 	return name, us, p, err
 }
 

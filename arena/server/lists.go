@@ -216,12 +216,24 @@ func pageLinks(r *http.Request, base string, ids []int64, limit int, before, aft
 	return p
 }
 
-func matchIDs(ms []store.LadderMatch) []int64 {
-	ids := make([]int64, len(ms))
-	for i, m := range ms {
-		ids[i] = m.ID
+// idsOf lists the ids of a page's rows, in order, for pageLinks.
+func idsOf[T any](rows []T, id func(T) int64) []int64 {
+	ids := make([]int64, len(rows))
+	for i, row := range rows {
+		ids[i] = id(row)
 	}
 	return ids
+}
+
+// backPage is a page of a list read only from its newest row back (the audit log, the users):
+// its rows (never nil: an empty list is [] in JSON) and its links, none to a newer page.
+func backPage[T any](r *http.Request, rows []T, id func(T) int64, limit int, before int64) ([]T, page) {
+	if rows == nil {
+		rows = []T{}
+	}
+	p := pageLinks(r, r.URL.Path, idsOf(rows, id), limit, before, 0)
+	p.Newer = ""
+	return rows, p
 }
 
 // matchList answers a game's filtered match list with its page links, or the error to send.
@@ -241,7 +253,7 @@ func (s *Server) matchList(r *http.Request) (string, store.MatchFilter, []store.
 	if ms == nil {
 		ms = []store.LadderMatch{}
 	}
-	return g, f, ms, pageLinks(r, r.URL.Path, matchIDs(ms), f.Limit, f.Before, f.After), nil
+	return g, f, ms, pageLinks(r, r.URL.Path, idsOf(ms, func(m store.LadderMatch) int64 { return m.ID }), f.Limit, f.Before, f.After), nil
 }
 
 func (s *Server) apiMatchList(w http.ResponseWriter, r *http.Request) {
@@ -296,11 +308,10 @@ func (s *Server) botList(r *http.Request) (store.BotFilter, []BotRow, page, erro
 		return f, nil, page{}, err
 	}
 	rows := make([]BotRow, len(bots))
-	ids := make([]int64, len(bots))
 	for i, b := range bots {
-		rows[i], ids[i] = BotRow{WebBot: b, Link: fmt.Sprintf("/bots/%d", b.ID)}, b.ID
+		rows[i] = BotRow{WebBot: b, Link: fmt.Sprintf("/bots/%d", b.ID)}
 	}
-	return f, rows, pageLinks(r, r.URL.Path, ids, f.Limit, f.Before, f.After), nil
+	return f, rows, pageLinks(r, r.URL.Path, idsOf(rows, func(b BotRow) int64 { return b.ID }), f.Limit, f.Before, f.After), nil
 }
 
 func (s *Server) apiBotList(w http.ResponseWriter, r *http.Request) {

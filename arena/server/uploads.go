@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/botarena/arena/arena/filepolicy"
 	"github.com/botarena/arena/arena/ladder"
 	"github.com/botarena/arena/arena/names"
 	"github.com/botarena/arena/arena/store"
@@ -185,18 +186,9 @@ func versionFiles(dir string) (map[string]string, error) {
 	return out, err
 }
 
-// treeSize is the bytes of the regular files under dir.
+// treeSize is the bytes of the files under dir (an unpacked upload) as the files policy
+// counts them, which is what the author's quota is charged.
 func treeSize(dir string) (int64, error) {
-	var n int64
-	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-		if err != nil || !d.Type().IsRegular() {
-			return err
-		}
-		info, err := d.Info()
-		if err == nil {
-			n += info.Size()
-		}
-		return err
-	})
-	return n, err
+	t, err := filepolicy.Measure(dir, filepolicy.Policy{})
+	return t.Bytes(), err
 }

@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -139,4 +141,131 @@ func (s *Store) RevokeTokens(ctx context.Context, userID int64) (int, error) {
 	}
 	n, _ := res.RowsAffected()
 	return int(n), nil
+}
+
+// User is an account.
+type User struct {
+	ID      int64     `json:"id"`
+	Name    string    `json:"name"`
+	Role    string    `json:"role"`
+	Created time.Time `json:"created"`
+	PwHash  string    `json:"-"`
+}
+
+// CreateUser adds an account; the name is unique regardless of case and of look-alike
+// letters (names.Key).
+func (s *Store) CreateUser(ctx context.Context, name, pwHash, role string) (User, error) {
+	at := now()
+	res, err := s.db.ExecContext(ctx, "INSERT INTO users(name, name_key, pw_hash, role, created) VALUES(?,?,?,?,?)", name, names.Key(name), pwHash, role, at)
+	if isUnique(err) {
+		return User{}, s.takenBy(ctx, name)
+	}
+	if err != nil {
+		return User{}, s.wrap(err, "creating user")
+	}
+	id, _ := res.LastInsertId()
+	return User{ID: id, Name: name, Role: role, PwHash: pwHash, Created: parseTime(at)}, nil
+}
+
+// SetRole changes a user's role.
+func (s *Store) SetRole(ctx context.Context, name, role string) error {
+	res, err := s.db.ExecContext(ctx, "UPDATE users SET role = ? WHERE name = ?", role, name)
+	if err != nil {
+		return s.wrap(err, "setting role")
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		return fmt.Errorf("%w: no user %q", ErrNotFound, name)
+	}
+	return nil
+}
+
+const userCols = "id, name, pw_hash, role, created"
+
+func scanUser(r scanner) (User, error) {
+	var u User
+	var created string
+	err := r.Scan(&u.ID, &u.Name, &u.PwHash, &u.Role, &created)
+	u.Created = parseTime(created)
+	if errors.Is(err, sql.ErrNoRows) {
+		err = ErrNotFound
+	}
+	return u, err
+}
+
+// UserByName finds an account by name (any case).
+func (s *Store) UserByName(ctx context.Context, name string) (User, error) {
+	u, err := scanUser(s.db.QueryRowContext(ctx, "SELECT "+userCols+" FROM users WHERE name = ?", name))
+	return u, s.wrap(err, "reading user")
+}
+
+// CreateSession stores a session by the hash of its cookie token.
+func (s *Store) CreateSession(ctx context.Context, tokenHash string, userID int64, csrf string, expires time.Time) error {
+	_, err := s.db.ExecContext(ctx, "INSERT INTO sessions(token_hash, user_id, csrf, expires, created) VALUES(?,?,?,?,?)",
+		tokenHash, userID, csrf, expires.UTC().Format(time.RFC3339Nano), now())
+	return s.wrap(err, "creating session")
+}
+
+// SessionUser returns the user and CSRF token of a live session.
+func (s *Store) SessionUser(ctx context.Context, tokenHash string) (User, string, error) {
+	var csrf, expires string
+	var u User
+	var created string
+	err := s.db.QueryRowContext(ctx, "SELECT u.id, u.name, u.pw_hash, u.role, u.created, s.csrf, s.expires FROM sessions s JOIN users u ON u.id = s.user_id WHERE s.token_hash = ? AND u.disabled = 0", tokenHash).
+		Scan(&u.ID, &u.Name, &u.PwHash, &u.Role, &created, &csrf, &expires)
+	if errors.Is(err, sql.ErrNoRows) {
+		return User{}, "", ErrNotFound
+	}
+	if err != nil {
+		return User{}, "", s.wrap(err, "reading session")
+	}
+	if parseTime(expires).Before(time.Now()) {
+		_ = s.DeleteSession(ctx, tokenHash)
+		return User{}, "", ErrNotFound
+	}
+	u.Created = parseTime(created)
+	return u, csrf, nil
+}
+
+// DeleteSession ends a session.
+func (s *Store) DeleteSession(ctx context.Context, tokenHash string) error {
+	_, err := s.db.ExecContext(ctx, "DELETE FROM sessions WHERE token_hash = ?", tokenHash)
+	return s.wrap(err, "deleting session")
+}
+
+// CreateToken stores an API token by its hash; it works until expires.
+func (s *Store) CreateToken(ctx context.Context, userID int64, tokenHash, label string, expires time.Time) (Token, error) {
+	at := now()
+	res, err := s.db.ExecContext(ctx, "INSERT INTO api_tokens(user_id, token_hash, label, created, expires) VALUES(?,?,?,?,?)",
+		userID, tokenHash, label, at, expires.UTC().Format(time.RFC3339Nano))
+	if err != nil {
+		return Token{}, s.wrap(err, "creating token")
+	}
+	id, _ := res.LastInsertId()
+	return Token{ID: id, Label: label, Created: parseTime(at), Expires: expires.UTC()}, nil
+}
+
+// TokenUser returns the owner of a live API token and notes its use (at most once a minute);
+// an expired token is deleted and not found.
+func (s *Store) TokenUser(ctx context.Context, tokenHash string) (User, error) {
+	var expires, used string
+	var u User
+	var created string
+	err := s.db.QueryRowContext(ctx, "SELECT u.id, u.name, u.pw_hash, u.role, u.created, t.expires, t.last_used FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE t.token_hash = ? AND u.disabled = 0", tokenHash).
+		Scan(&u.ID, &u.Name, &u.PwHash, &u.Role, &created, &expires, &used)
+	if errors.Is(err, sql.ErrNoRows) {
+		return User{}, ErrNotFound
+	}
+	if err != nil {
+		return User{}, s.wrap(err, "reading token")
+	}
+	t := time.Now()
+	if !parseTime(expires).After(t) {
+		_, _ = s.db.ExecContext(ctx, "DELETE FROM api_tokens WHERE token_hash = ?", tokenHash)
+		return User{}, ErrNotFound
+	}
+	if parseTime(used).Before(t.Add(-time.Minute)) {
+		_, _ = s.db.ExecContext(ctx, "UPDATE api_tokens SET last_used = ? WHERE token_hash = ?", now(), tokenHash)
+	}
+	u.Created = parseTime(created)
+	return u, nil
 }

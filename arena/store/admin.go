@@ -62,15 +62,16 @@ func (s *Store) UserPage(ctx context.Context, name string, before int64, limit i
 	if limit <= 0 {
 		limit = 50
 	}
+	q := newQuery("SELECT u.id, u.name, u.role, u.disabled, u.created, (SELECT count(*) FROM web_bots b WHERE b.user_id = u.id) FROM users u WHERE 1=1")
+	q.textIs("instr(lower(u.name), lower(?)) > 0", name)
+	q.page("u.id", before, 0, limit)
 	return queryAll(ctx, s, "reading users", func(r scanner) (UserRow, error) {
 		var u UserRow
 		var created string
 		err := r.Scan(&u.ID, &u.Name, &u.Role, &u.Disabled, &created, &u.Bots)
 		u.Created = parseTime(created)
 		return u, err
-	}, `SELECT u.id, u.name, u.role, u.disabled, u.created, (SELECT count(*) FROM web_bots b WHERE b.user_id = u.id)
-		FROM users u WHERE (? = 0 OR u.id < ?) AND (? = '' OR instr(lower(u.name), lower(?)) > 0) ORDER BY u.id DESC LIMIT ?`,
-		before, before, name, name, limit)
+	}, q.String(), q.args...)
 }
 
 // UserByID finds an account by id.
@@ -147,13 +148,15 @@ func (s *Store) AuditLog(ctx context.Context, before int64, limit int) ([]AuditE
 	if limit <= 0 {
 		limit = 50
 	}
+	q := newQuery("SELECT id, at, actor_id, actor, action, target, detail FROM audit_log WHERE 1=1")
+	q.page("id", before, 0, limit)
 	return queryAll(ctx, s, "reading the audit log", func(r scanner) (AuditEntry, error) {
 		var e AuditEntry
 		var at string
 		err := r.Scan(&e.ID, &at, &e.ActorID, &e.Actor, &e.Action, &e.Target, &e.Detail)
 		e.At = parseTime(at)
 		return e, err
-	}, "SELECT id, at, actor_id, actor, action, target, detail FROM audit_log WHERE (? = 0 OR id < ?) ORDER BY id DESC LIMIT ?", before, before, limit)
+	}, q.String(), q.args...)
 }
 
 // Webhook is where an author's notifications go and the secret that signs them.

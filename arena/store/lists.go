@@ -26,45 +26,21 @@ func (f SeatFilter) empty() bool { return f == SeatFilter{} }
 const timeKey = "2006-01-02T15:04:05"
 
 // more adds the seat and time filters to a match query.
-func (f MatchFilter) more(q string, args []any) (string, []any) {
+func (f MatchFilter) more(q *query) {
 	if sf := f.Seat; !sf.empty() {
 		// The versions first (a few rows), then their seats by the ladder_seats_version index:
 		// only the conditions given, so SQLite can plan each.
-		vq := "SELECT v.id FROM versions v JOIN web_bots b ON b.id = v.bot_id JOIN users u ON u.id = b.user_id WHERE 1=1"
-		var vargs []any
-		if sf.BotID > 0 {
-			vq += " AND b.id = ?"
-			vargs = append(vargs, sf.BotID)
-		}
-		if sf.Bot != "" {
-			vq += " AND b.name = ? COLLATE NOCASE"
-			vargs = append(vargs, sf.Bot)
-		}
-		if sf.Author != "" {
-			vq += " AND u.name = ?"
-			vargs = append(vargs, sf.Author)
-		}
-		q += " AND id IN (SELECT st.match_id FROM ladder_seats st WHERE st.version_id IN (" + vq + ")"
-		args = append(args, vargs...)
-		if sf.Result != "" {
-			q += " AND st.result = ?"
-			args = append(args, sf.Result)
-		}
-		q += ")"
+		vq := newQuery("SELECT v.id FROM versions v JOIN web_bots b ON b.id = v.bot_id JOIN users u ON u.id = b.user_id WHERE 1=1")
+		vq.idIs("b.id = ?", sf.BotID)
+		vq.textIs("b.name = ? COLLATE NOCASE", sf.Bot)
+		vq.textIs("u.name = ?", sf.Author)
+		seats := newQuery("st.version_id IN (" + vq.String() + ")")
+		seats.args = vq.args
+		seats.textIs("st.result = ?", sf.Result)
+		q.and("id IN (SELECT st.match_id FROM ladder_seats st WHERE "+seats.String()+")", seats.args...)
 	}
-	if !f.From.IsZero() {
-		q += " AND started >= ?"
-		args = append(args, f.From.UTC().Format(timeKey))
-	}
-	if !f.To.IsZero() {
-		q += " AND started < ?"
-		args = append(args, f.To.UTC().Format(timeKey))
-	}
-	if f.After > 0 {
-		q += " AND id > ?"
-		args = append(args, f.After)
-	}
-	return q, args
+	q.since("started", f.From)
+	q.until("started", f.To)
 }
 
 // BotFilter selects bots for a list; zero fields match everything.
@@ -85,51 +61,19 @@ type BotFilter struct {
 
 // BotPage lists bots newest first, a page at a time.
 func (s *Store) BotPage(ctx context.Context, f BotFilter) ([]WebBot, error) {
-	q := "SELECT " + botCols + " FROM web_bots b JOIN users u ON u.id = b.user_id WHERE 1=1"
-	var args []any
-	if f.Game != "" {
-		q += " AND b.game = ?"
-		args = append(args, f.Game)
-	}
-	if f.Name != "" {
-		q += " AND instr(lower(b.name), lower(?)) > 0"
-		args = append(args, f.Name)
-	}
-	if f.Author != "" {
-		q += " AND u.name = ?"
-		args = append(args, f.Author)
-	}
-	if !f.From.IsZero() {
-		q += " AND b.created >= ?"
-		args = append(args, f.From.UTC().Format(timeKey))
-	}
-	if !f.To.IsZero() {
-		q += " AND b.created < ?"
-		args = append(args, f.To.UTC().Format(timeKey))
-	}
+	q := newQuery("SELECT " + botCols + " FROM web_bots b JOIN users u ON u.id = b.user_id WHERE 1=1")
+	q.textIs("b.game = ?", f.Game)
+	q.textIs("instr(lower(b.name), lower(?)) > 0", f.Name)
+	q.textIs("u.name = ?", f.Author)
+	q.since("b.created", f.From)
+	q.until("b.created", f.To)
 	if f.HideHouse {
-		q += " AND b.house = ''"
-	}
-	order := "DESC"
-	switch {
-	case f.After > 0:
-		q += " AND b.id > ?"
-		args = append(args, f.After)
-		order = "ASC"
-	case f.Before > 0:
-		q += " AND b.id < ?"
-		args = append(args, f.Before)
+		q.and("b.house = ''")
 	}
 	if f.Limit <= 0 {
 		f.Limit = 50
 	}
-	q += " ORDER BY b.id " + order + " LIMIT ?"
-	args = append(args, f.Limit)
-	out, err := queryAll(ctx, s, "reading bots", scanBot, q, args...)
-	if order == "ASC" {
-		for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-			out[i], out[j] = out[j], out[i]
-		}
-	}
-	return out, err
+	ascending := q.page("b.id", f.Before, f.After, f.Limit)
+	out, err := queryAll(ctx, s, "reading bots", scanBot, q.String(), q.args...)
+	return newestFirst(out, ascending), err
 }

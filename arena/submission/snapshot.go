@@ -3,6 +3,7 @@ package submission
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -11,13 +12,14 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/botarena/arena/arena/filepolicy"
 	"github.com/botarena/arena/arena/filestore"
 )
 
 // Limits bound what a snapshot copies.
 type Limits struct {
-	Files int   // number of files
-	Bytes int64 // their total size
+	Files int   // files and folders, each folder counted once (arena/filepolicy)
+	Bytes int64 // the files' total size
 	// Keep, when set, chooses the files and folders (relative paths) a snapshot of a folder
 	// takes; the arena uses it for its own source (the Go kit), never for a submission.
 	Keep func(rel string, dir bool) bool
@@ -42,8 +44,9 @@ type Snapshot struct {
 func (s Snapshot) Short() string { return s.Hash[:12] }
 
 // Take copies src's files into store/snap/<hash> (kept when it exists already: snapshots are
-// content-addressed), leased by this process for its life (arena/filestore), and returns it. It copies regular files only and refuses symlinks and
-// special files, so the copy cannot reach outside the submission.
+// content-addressed), leased by this process for its life (arena/filestore), and returns it.
+// What it may hold is arena/filepolicy's: regular files and folders only (a link or special
+// file is refused, so the copy cannot reach outside the submission), each folder counted.
 func Take(src Source, store string, lim Limits) (Snapshot, error) {
 	if lim.Files <= 0 {
 		lim.Files = DefaultLimits.Files
@@ -51,9 +54,10 @@ func Take(src Source, store string, lim Limits) (Snapshot, error) {
 	if lim.Bytes <= 0 {
 		lim.Bytes = DefaultLimits.Bytes
 	}
-	files, err := list(src.Root, lim)
+	tally := lim.Policy().Tally()
+	files, err := list(src.Root, tally, lim.Keep)
 	if err == nil && src.Siblings && src.Kind == Python {
-		files, err = withSiblings(files, src.Root, lim)
+		files, err = withSiblings(files, src.Root, tally)
 	}
 	if err != nil {
 		return Snapshot{}, err
@@ -91,17 +95,12 @@ func Take(src Source, store string, lim Limits) (Snapshot, error) {
 	return snap, nil
 }
 
-// withSiblings adds the Python modules beside a single .py file (local authoring).
-func withSiblings(files []file, root string, lim Limits) ([]file, error) {
+// withSiblings adds the Python modules beside a single .py file (local authoring), judged
+// with the file itself by one tally.
+func withSiblings(files []file, root string, t *filepolicy.Tally) ([]file, error) {
 	ents, err := os.ReadDir(filepath.Dir(root))
 	if err != nil {
 		return nil, err
-	}
-	var total int64
-	for _, f := range files {
-		if st, err := os.Stat(f.src); err == nil {
-			total += st.Size()
-		}
 	}
 	for _, e := range ents {
 		p := filepath.Join(filepath.Dir(root), e.Name())
@@ -112,9 +111,8 @@ func withSiblings(files []file, root string, lim Limits) ([]file, error) {
 		if err != nil {
 			return nil, err
 		}
-		total += info.Size()
-		if len(files) >= lim.Files || total > lim.Bytes {
-			return nil, fmt.Errorf("%w: %s and the Python modules beside it hold more than %d files or %d MiB; put the bot's own files in a folder and give the folder", ErrTooBig, root, lim.Files, lim.Bytes>>20)
+		if err := t.Admit(e.Name(), info.Mode(), info.Size()); err != nil {
+			return nil, fmt.Errorf("%w: %s and the Python modules beside it: %w; put the bot's own files in a folder and give the folder", ErrTooBig, root, err)
 		}
 		files = append(files, file{src: p, rel: e.Name()})
 	}
@@ -127,62 +125,51 @@ type file struct {
 	exec     bool
 }
 
-// list walks root (a file or a folder) in a stable order, within the limits.
-func list(root string, lim Limits) ([]file, error) {
+// Policy is what a snapshot within these limits may hold (arena/filepolicy): folders count
+// against Files as files do.
+func (l Limits) Policy() filepolicy.Policy {
+	return filepolicy.Policy{Entries: l.Files, Bytes: l.Bytes}
+}
+
+// list walks root (a file or a folder) in a stable order, judged by the files policy.
+func list(root string, t *filepolicy.Tally, keep func(rel string, dir bool) bool) ([]file, error) {
 	st, err := os.Lstat(root)
 	if err != nil {
 		return nil, fmt.Errorf("%w %q: %v", ErrMissing, root, err)
 	}
 	if st.Mode().IsRegular() {
+		if err := t.Admit(filepath.Base(root), st.Mode(), st.Size()); err != nil {
+			return nil, refused(root, err)
+		}
 		return []file{{src: root, rel: filepath.Base(root), exec: st.Mode()&0o111 != 0}}, nil
 	}
 	var out []file
-	var total int64
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if p == root {
-			return nil
-		}
+	skip := func(rel string, d fs.DirEntry) bool {
 		name := d.Name()
-		if strings.HasPrefix(name, ".") || name == "__pycache__" {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
+		// Hidden files and Python's caches are not the bot's: left out, never judged.
+		return strings.HasPrefix(name, ".") || name == "__pycache__" || (keep != nil && !keep(filepath.FromSlash(rel), d.IsDir()))
+	}
+	err = t.Walk(root, skip, func(e filepolicy.Entry) error {
+		if !e.Info.IsDir() {
+			out = append(out, file{src: e.Path, rel: filepath.FromSlash(e.Rel), exec: e.Exec()})
 		}
-		rel, _ := filepath.Rel(root, p)
-		if lim.Keep != nil && !lim.Keep(rel, d.IsDir()) {
-			if d.IsDir() {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case d.IsDir():
-			return nil
-		case info.Mode()&fs.ModeSymlink != 0:
-			return fmt.Errorf("%w: %s is a symbolic link; a submission holds plain files only (copy the file in instead)", ErrLink, p)
-		case !info.Mode().IsRegular():
-			return fmt.Errorf("%w: %s is not a regular file (%s); a submission holds plain files only", ErrLink, p, info.Mode().Type())
-		}
-		total += info.Size()
-		if len(out) >= lim.Files || total > lim.Bytes {
-			return fmt.Errorf("%w: %s holds more than %d files or %d MiB; submit only the bot's own files", ErrTooBig, root, lim.Files, lim.Bytes>>20)
-		}
-		out = append(out, file{src: p, rel: rel, exec: info.Mode()&0o111 != 0})
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, refused(root, err)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].rel < out[j].rel })
 	return out, nil
+}
+
+// refused says a policy's verdict on root in the snapshot's own errors.
+func refused(root string, err error) error {
+	switch {
+	case errors.Is(err, filepolicy.ErrNotPlain):
+		return fmt.Errorf("%w: %w", ErrLink, err)
+	case errors.Is(err, filepolicy.ErrTooBig), errors.Is(err, filepolicy.ErrTooDeep):
+		return fmt.Errorf("%w: %s: %w", ErrTooBig, root, err)
+	}
+	return err
 }
 
 // copyFile copies at most room bytes (a file growing while it is copied cannot break the

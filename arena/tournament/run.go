@@ -14,9 +14,9 @@ import (
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/match"
+	"github.com/botarena/arena/arena/matchplay"
 	"github.com/botarena/arena/arena/players"
 	"github.com/botarena/arena/arena/queue"
-	"github.com/botarena/arena/arena/replay"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/submission"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
@@ -415,10 +415,6 @@ func relaunch(ctx context.Context, opt Options, e Entry, pl *pool, key string, h
 	return pl.get(ctx, key, c, hopt)
 }
 
-// LogLines is how much of each bot's stderr a match keeps for its author (the tail, with a
-// heading line where the step it was written in changes: host.FormatSteps).
-const LogLines = 40
-
 // played is what one match leaves: the record, its summary line, and per seat (in the order
 // of Match.Players) the tail of the bot's log in this match, or why it did not play.
 type played struct {
@@ -458,11 +454,9 @@ func play(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Command, 
 // with a house bot plays it in-process; one with a broken build or no process is a fault in
 // its seat.
 func playOnce(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Command, broken []error, houses map[int]*sdk.Bot, m store.Match, opt Options, pl *pool, poolKey func(int) string) (played, error) {
-	gcfg := game.Config{Seed: m.Seed, Params: cfg.Params}
 	names := make([]string, len(m.Players))
 	for i, b := range m.Players {
 		names[i] = cfg.Entries[b].Name
-		gcfg.Players = append(gcfg.Players, game.Player{Name: names[i]})
 	}
 	procs := make([]*host.Bot, len(m.Players))
 	ps := make([]match.Player, len(m.Players))
@@ -512,28 +506,15 @@ func playOnce(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Comma
 	if infra != nil {
 		return played{}, infra
 	}
-	rec := replay.NewRecorder(spec.Name, m.MatchID, gcfg, names)
-	rec.Rec.Clock = string(cfg.ClockMode())
-	mopt := match.Options{MatchID: m.MatchID, Deadline: cfg.Deadline, StartDeadline: cfg.StartDeadline, EndDeadline: cfg.EndDeadline,
-		ClockMs: cfg.ClockMs, Recorder: rec, MeasureMoves: opt.MeasureMoves,
-		Clock: cfg.ClockMode(), WallFactor: cfg.WallFactor, Bank: cfg.Bank}
-	res, err := match.Run(ctx, spec, gcfg, ps, mopt)
+	p, err := matchplay.Play(ctx, matchplay.Match{Spec: spec, Config: matchplay.Config(m.Seed, cfg.Params, names), Players: ps,
+		Options: match.Options{MatchID: m.MatchID, Deadline: cfg.Deadline, StartDeadline: cfg.StartDeadline, EndDeadline: cfg.EndDeadline,
+			ClockMs: cfg.ClockMs, MeasureMoves: opt.MeasureMoves, Clock: cfg.ClockMode(), WallFactor: cfg.WallFactor, Bank: cfg.Bank}})
 	if err != nil {
 		return played{}, err
 	}
-	out := played{summary: res.Outcome.Summary, logs: make([]string, len(ps))}
-	for i, p := range ps {
-		switch p := p.(type) {
-		case players.Process:
-			out.logs[i] = p.StepLog(LogLines)
-		case deadPlayer:
-			out.logs[i] = p.Why()
-		}
-	}
 	pl.release(procs)
-	rec.Rec.Outcome = &res.Outcome
-	rec.Rec.Extra = map[string]any{"stats": res.Stats, "duration_ns": res.Duration}
-	rp, err := json.Marshal(rec.Rec)
+	res := p.Result
+	rp, err := json.Marshal(p.Record)
 	if err != nil {
 		return played{}, err
 	}
@@ -544,8 +525,7 @@ func playOnce(ctx context.Context, spec game.Spec, cfg Config, cmds []host.Comma
 	// The same derivation Verify checks a worker's result against.
 	fin := store.Finish{Result: result, Replay: rp, Duration: res.Duration, Faults: faults(m, res), Timings: timings(m, res),
 		Clock: string(cfg.ClockMode())}
-	out.fin = fin
-	return out, nil
+	return played{fin: fin, summary: res.Outcome.Summary, logs: p.Logs}, nil
 }
 
 // deadPlayer stands in for a bot that could not be built or started.
@@ -570,6 +550,9 @@ const CouldNotStart = "could not start: "
 func (d deadPlayer) Tail(int) []string {
 	return nil
 }
+
+// StepLog is the player's log in its match: why it never played.
+func (d deadPlayer) StepLog(int) string { return d.Why() }
 func (d deadPlayer) Open(context.Context, *arenav1.StartRequest, time.Duration) (match.Conn, error) {
 	return nil, errors.New(d.Why())
 }

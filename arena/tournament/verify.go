@@ -19,7 +19,7 @@ import (
 // coordinator's), never a bot's fault.
 var ErrForged = errors.New("a result that does not prove itself")
 
-// maxLog bounds one seat's log in a result (the runner keeps LogLines lines of stderr).
+// maxLog bounds one seat's log in a result (the runner keeps matchplay.LogLines lines of stderr).
 const maxLog = 64 << 10
 
 // Verify checks a decoded result against the job it answers before anything of it counts:

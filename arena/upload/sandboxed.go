@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/botarena/arena/arena/filepolicy"
 	"github.com/botarena/arena/arena/filestore"
 	"github.com/botarena/arena/arena/kit"
 	"github.com/botarena/arena/sandbox"
@@ -173,53 +173,18 @@ func userError(line string) error {
 }
 
 // copyOut copies the regular files and folders the unpacker wrote (as its own uid, in its own
-// tmpfs) into dst, refusing anything else and counting files and bytes again.
+// tmpfs) into dst, judged again by the files policy: anything else is refused, and files,
+// folders and bytes are counted again.
 func copyOut(src, dst string, lim Limits) error {
-	n, total := 0, int64(0)
-	return filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if rel == "." {
-			return nil
-		}
-		if n++; n > lim.Files {
-			return fmt.Errorf("%w: more than %d files", ErrTooBig, lim.Files)
-		}
-		target := filepath.Join(dst, rel)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		switch {
-		case info.IsDir():
+	t := lim.Policy().Tally()
+	err := t.Walk(src, nil, func(e filepolicy.Entry) error {
+		target := filepath.Join(dst, filepath.FromSlash(e.Rel))
+		if e.Info.IsDir() {
 			return os.MkdirAll(target, 0o755)
-		case !info.Mode().IsRegular():
-			return fmt.Errorf("%w: %s is not a regular file", ErrBadEntry, rel)
 		}
-		if total += info.Size(); info.Size() > lim.FileBytes || total > lim.Total {
-			return fmt.Errorf("%w: the files unpack to more than the bounds", ErrTooBig)
-		}
-		mode := fs.FileMode(0o644)
-		if info.Mode()&0o111 != 0 {
-			mode = 0o755
-		}
-		in, err := os.Open(p)
-		if err != nil {
-			return err
-		}
-		defer in.Close()
-		out, err := os.OpenFile(target, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(out, io.LimitReader(in, lim.FileBytes+1)); err != nil {
-			out.Close()
-			return err
-		}
-		return out.Close()
+		return e.CopyTo(target, lim.FileBytes+1)
 	})
+	return refused(err)
 }
 
 var exeOnce struct {

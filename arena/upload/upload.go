@@ -13,6 +13,8 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+
+	"github.com/botarena/arena/arena/filepolicy"
 )
 
 // Errors, each wrapped with what was wrong and the fix.
@@ -29,6 +31,22 @@ type Limits struct {
 	Total     int64 // every file, unpacked
 }
 
+// Policy is what an upload within these limits may hold (arena/filepolicy).
+func (l Limits) Policy() filepolicy.Policy {
+	return filepolicy.Policy{Entries: l.Files, FileBytes: l.FileBytes, Bytes: l.Total}
+}
+
+// refused says the files policy's verdict in the upload's own errors.
+func refused(err error) error {
+	switch {
+	case errors.Is(err, filepolicy.ErrNotPlain):
+		return fmt.Errorf("%w: %w", ErrBadEntry, err)
+	case errors.Is(err, filepolicy.ErrTooBig), errors.Is(err, filepolicy.ErrTooDeep):
+		return fmt.Errorf("%w: %w", ErrTooBig, err)
+	}
+	return err
+}
+
 // DefaultLimits fit a bot's source with its data files.
 var DefaultLimits = Limits{Files: 1000, FileBytes: 8 << 20, Total: 32 << 20}
 
@@ -40,7 +58,7 @@ func Unpack(name string, data []byte, dir string, lim Limits) error {
 	if lim == (Limits{}) {
 		lim = DefaultLimits
 	}
-	w := &writer{dir: dir, lim: lim}
+	w := &writer{dir: dir, lim: lim, tally: lim.Policy().Tally()}
 	lower := strings.ToLower(name)
 	var err error
 	switch {
@@ -69,7 +87,7 @@ func Unpack(name string, data []byte, dir string, lim Limits) error {
 	if err != nil {
 		return err
 	}
-	if w.n == 0 {
+	if w.tally.Entries() == 0 {
 		return fmt.Errorf("%w: %s holds no files: upload the bot's files", ErrFormat, name)
 	}
 	return flatten(dir)
@@ -78,8 +96,7 @@ func Unpack(name string, data []byte, dir string, lim Limits) error {
 type writer struct {
 	dir   string
 	lim   Limits
-	n     int
-	total int64
+	tally *filepolicy.Tally
 }
 
 // clean checks an entry's name and returns it relative to dir.
@@ -103,21 +120,13 @@ func clean(name string) (string, error) {
 	return c, nil
 }
 
-func (w *writer) count(name string) error {
-	w.n++
-	if w.n > w.lim.Files {
-		return fmt.Errorf("%w: more than %d files (at %s): leave out build output and dependencies", ErrTooBig, w.lim.Files, name)
-	}
-	return nil
-}
-
 func (w *writer) mkdir(name string) error {
 	rel, err := clean(name)
 	if err != nil || rel == "" {
 		return err
 	}
-	if err := w.count(name); err != nil {
-		return err
+	if err := w.tally.Admit(rel, fs.ModeDir, 0); err != nil {
+		return refused(err)
 	}
 	return w.mkdirAll(name, filepath.Join(w.dir, filepath.FromSlash(rel)))
 }
@@ -140,8 +149,9 @@ func (w *writer) file(name string, mode fs.FileMode, r io.Reader) error {
 	if rel == "" {
 		return fmt.Errorf("%w: an entry has no name", ErrBadEntry)
 	}
-	if err := w.count(name); err != nil {
-		return err
+	// Admitted with no bytes yet: its size is what the copy below reads, never a header's.
+	if err := w.tally.Admit(rel, 0, 0); err != nil {
+		return refused(err)
 	}
 	dst := filepath.Join(w.dir, filepath.FromSlash(rel))
 	if err := w.mkdirAll(name, filepath.Dir(dst)); err != nil {
@@ -157,17 +167,12 @@ func (w *writer) file(name string, mode fs.FileMode, r io.Reader) error {
 		return fmt.Errorf("%w: %s: %v (two entries of one name?)", ErrBadEntry, name, err)
 	}
 	defer f.Close()
-	limit := min(w.lim.FileBytes, w.lim.Total-w.total)
-	n, err := io.Copy(f, io.LimitReader(r, limit+1))
-	w.total += n
+	n, err := io.Copy(f, io.LimitReader(r, w.tally.Room()+1))
 	if err != nil {
 		return fmt.Errorf("%w: %s: %v", ErrFormat, name, err)
 	}
-	if n > limit {
-		if w.total > w.lim.Total {
-			return fmt.Errorf("%w: the files unpack to more than %d MiB: leave out build output, dependencies and data", ErrTooBig, w.lim.Total>>20)
-		}
-		return fmt.Errorf("%w: %s unpacks to more than %d MiB: leave it out", ErrTooBig, name, w.lim.FileBytes>>20)
+	if err := w.tally.Grew(rel, n); err != nil {
+		return refused(err)
 	}
 	return f.Close()
 }
@@ -198,7 +203,7 @@ func (w *writer) zip(data []byte) error {
 				return err
 			}
 		default:
-			return refuse(f.Name, m)
+			return refused(filepolicy.Kind(f.Name, m))
 		}
 	}
 	return nil
@@ -222,29 +227,14 @@ func (w *writer) tar(r io.Reader) error {
 		case tar.TypeXGlobalHeader:
 			continue
 		case tar.TypeLink:
-			err = fmt.Errorf("%w: %s is a hard link (to %s): a submission holds regular files and folders only; archive the files themselves", ErrBadEntry, h.Name, h.Linkname)
+			err = refused(filepolicy.HardLink(h.Name, h.Linkname))
 		default:
-			err = refuse(h.Name, h.FileInfo().Mode())
+			err = refused(filepolicy.Kind(h.Name, h.FileInfo().Mode()))
 		}
 		if err != nil {
 			return err
 		}
 	}
-}
-
-func refuse(name string, m fs.FileMode) error {
-	what := "a special file"
-	switch {
-	case m&fs.ModeSymlink != 0:
-		what = "a symbolic link"
-	case m&fs.ModeDevice != 0:
-		what = "a device"
-	case m&fs.ModeNamedPipe != 0:
-		what = "a named pipe"
-	case m&fs.ModeSocket != 0:
-		what = "a socket"
-	}
-	return fmt.Errorf("%w: %s is %s: a submission holds regular files and folders only; archive the files themselves", ErrBadEntry, name, what)
 }
 
 // flatten moves the contents of a single top folder up into dir.
