@@ -33,7 +33,8 @@ type Playthrough struct {
 }
 
 // Golden plays p through the real runner, writes its replay as text (replay.Text: every turn
-// and the outcome in full, after re-running the engine on the record) and compares that with
+// and the outcome in full, after re-running the engine on the record), with what each seat
+// observed ahead of each turn's answers, and compares that with
 // testdata/<p.Name>.golden. With -update it rewrites the file instead. A difference fails the
 // test with a line diff of the two texts.
 func Golden(t *testing.T, spec game.Spec, p Playthrough) {
@@ -86,7 +87,12 @@ func PlaythroughText(spec game.Spec, p Playthrough) ([]byte, error) {
 	}
 	id := "golden-" + p.Name
 	rec := replay.NewRecorder(spec.Name, id, cfg, names)
-	res, err := match.Run(context.Background(), spec, cfg, p.Players, match.Options{MatchID: id, Recorder: rec})
+	var seen observations
+	watched := make([]match.Player, len(p.Players))
+	for i, pl := range p.Players {
+		watched[i] = seen.watch(pl)
+	}
+	res, err := match.Run(context.Background(), spec, cfg, watched, match.Options{MatchID: id, Recorder: rec})
 	if err != nil {
 		return nil, err
 	}
@@ -109,9 +115,16 @@ func PlaythroughText(spec game.Spec, p Playthrough) ([]byte, error) {
 		return nil, err
 	}
 	var out bytes.Buffer
-	o, err := replay.Text(&out, back)
+	clock, err := spec.Clock(cfg)
 	if err != nil {
 		return nil, err
+	}
+	o, err := replay.TextWith(&out, back, seen.before(&out, clock == 0))
+	if err != nil {
+		return nil, err
+	}
+	if seen.err != nil {
+		return nil, seen.err
 	}
 	live, again := fmt.Sprintf("%s %+v %+v", res.Outcome.Summary, res.Outcome.Players, res.Outcome.Faults),
 		fmt.Sprintf("%s %+v %+v", o.Summary, o.Players, o.Faults)
