@@ -23,6 +23,9 @@ func ShortPlayers(spec game.Spec, seeded func(game, name string, seed uint64) (s
 	seen := map[string]int{}
 	var ps []match.Player
 	for i, name := range s.Players {
+		if _, err := spec.HouseNamed(name); err != nil {
+			return nil, fmt.Errorf("Spec.Short.Players: %w", err)
+		}
 		b, err := seeded(spec.Name, name, uint64(i)+1)
 		if err != nil {
 			return nil, fmt.Errorf("%s: Spec.Short: %w", spec.Name, err)
