@@ -1,6 +1,7 @@
 package all_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -52,6 +53,10 @@ func TestEveryGame(t *testing.T) {
 		if len(problems) > 0 {
 			t.Fatalf("registered games: %s\n%s\n(see docs/adding-a-game.md)", strings.Join(names, ", "), strings.Join(problems, "\n"))
 		}
+	})
+	t.Run("HouseReferences", func(t *testing.T) {
+		t.Parallel()
+		checkHouseReferences(t)
 	})
 	for _, name := range names {
 		spec, err := game.Lookup(name)
@@ -120,6 +125,59 @@ func checkHouse(t *testing.T, spec game.Spec) {
 	}
 	if got := house.InProcess(spec.Name); !slices.Equal(got, names) {
 		t.Errorf("%s: Spec.House lists %v but bots/house plays %v in-process: give each its constructor in inProcess in bots/house/house.go", spec.Name, names, got)
+	}
+}
+
+// houseRef is how the repository names a house bot: its folder, or its spec from any folder.
+var houseRef = regexp.MustCompile(`\b(?:bots/(\w+)/cmd/|house:(\w+)/)(\w+)`)
+
+// checkHouseReferences: every mention of a registered game's house bot in the repository's
+// code and documents (the SDKs' messages for a bot run by hand, the READMEs, scripts, tests)
+// names one its Spec.House lists, so a renamed or removed house bot cannot leave a stale
+// pointer behind.
+func checkHouseReferences(t *testing.T) {
+	text := map[string]bool{".go": true, ".py": true, ".md": true, ".txt": true, ".sh": true, ".js": true, ".ts": true,
+		".rs": true, ".java": true, ".cpp": true, ".hpp": true, ".html": true, ".json": true, ".toml": true, ".yml": true}
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch n := d.Name(); {
+			case path != root && strings.HasPrefix(n, "."), n == "node_modules", n == "target", n == "testdata":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !text[filepath.Ext(path)] {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range houseRef.FindAllSubmatchIndex(b, -1) {
+			var g string
+			if m[2] >= 0 {
+				g = string(b[m[2]:m[3]])
+			} else {
+				g = string(b[m[4]:m[5]])
+			}
+			spec, err := game.Lookup(g)
+			if err != nil {
+				continue // bots/hostile, bots/bench: not a game's house bots
+			}
+			name := string(b[m[6]:m[7]])
+			if _, err := spec.HouseNamed(name); err != nil && name != "NAME" {
+				rel, _ := filepath.Rel(root, path)
+				t.Errorf("%s:%d names %s: %v (fix the reference, or list the bot in the game's Spec.House)",
+					rel, 1+bytes.Count(b[:m[0]], []byte{'\n'}), b[m[0]:m[1]], err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }
 
