@@ -39,13 +39,7 @@ var shorts = func() []short {
 		if err != nil {
 			panic(err)
 		}
-		out = append(out, short{game: name, seed: spec.Short.Seed, params: spec.Short.Params, players: func() []match.Player {
-			ps, err := gametest.ShortPlayers(spec, house.Seeded)
-			if err != nil {
-				panic(err) // TestEveryGame (arena/games/all) names the fix
-			}
-			return ps
-		}})
+		out = append(out, short{game: name, seed: spec.Short.Seed, params: spec.Short.Params, players: gametest.Fresh(spec, house.Seeded)})
 	}
 	return out
 }()

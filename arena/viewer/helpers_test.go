@@ -43,13 +43,7 @@ func shortMatches(crash bool) []short {
 		if !crash {
 			spec.Short.CrashFrom = 0
 		}
-		out = append(out, short{game: name, seed: spec.Short.Seed, params: spec.Short.Params, players: func() []match.Player {
-			ps, err := gametest.ShortPlayers(spec, house.Seeded)
-			if err != nil {
-				panic(err) // TestEveryGame (arena/games/all) names the fix
-			}
-			return ps
-		}})
+		out = append(out, short{game: name, seed: spec.Short.Seed, params: spec.Short.Params, players: gametest.Fresh(spec, house.Seeded)})
 	}
 	return out
 }

@@ -2,7 +2,6 @@ package gametest
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -26,7 +25,12 @@ type observations struct {
 }
 
 // watch wraps p so that every request its seats get is noted in o.
-func (o *observations) watch(p match.Player) match.Player { return &watching{Player: p, o: o} }
+func (o *observations) watch(p match.Player) match.Player {
+	return wrapAct(p, func(c match.Conn, req *arenav1.ActRequest, timeout time.Duration) (*arenav1.ActResponse, error) {
+		o.note(req)
+		return c.Act(req, timeout)
+	})
+}
 
 func (o *observations) note(req *arenav1.ActRequest) {
 	text, err := observationText(req)
@@ -96,33 +100,4 @@ func (o *observations) before(w io.Writer, exact bool) replay.Visit {
 			fmt.Fprintf(w, "%5d  %s sees %s\n", st.N, name, text)
 		}
 	}
-}
-
-type watching struct {
-	match.Player
-	o *observations
-}
-
-func (p *watching) Open(ctx context.Context, req *arenav1.StartRequest, timeout time.Duration) (match.Conn, error) {
-	conn, err := p.Player.Open(ctx, req, timeout)
-	if err != nil {
-		return nil, err
-	}
-	return &watchingConn{Conn: conn, o: p.o}, nil
-}
-
-type watchingConn struct {
-	match.Conn
-	o *observations
-}
-
-func (c *watchingConn) Act(req *arenav1.ActRequest, timeout time.Duration) (*arenav1.ActResponse, error) {
-	c.o.note(req)
-	return c.Conn.Act(req, timeout)
-}
-
-// Inline keeps an in-process seat asked in order, as without the wrapper.
-func (c *watchingConn) Inline() bool {
-	in, ok := c.Conn.(interface{ Inline() bool })
-	return ok && in.Inline()
 }

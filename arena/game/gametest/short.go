@@ -43,3 +43,15 @@ func ShortPlayers(spec game.Spec, seeded func(game, name string, seed uint64) (s
 	}
 	return ps, nil
 }
+
+// Fresh is ShortPlayers as a maker of fresh players for each match, for a test's table of
+// short matches; it panics on a Spec.Short that TestEveryGame (arena/games/all) refuses.
+func Fresh(spec game.Spec, seeded func(game, name string, seed uint64) (sdk.Bot, error)) func() []match.Player {
+	return func() []match.Player {
+		ps, err := ShortPlayers(spec, seeded)
+		if err != nil {
+			panic(err)
+		}
+		return ps
+	}
+}
