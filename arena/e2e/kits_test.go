@@ -17,20 +17,6 @@ import (
 	"github.com/botarena/arena/sdk/handshake"
 )
 
-// games lists every registered game, the house bot each kit bot plays, and parameters that
-// keep a match short.
-var kitGames = []struct {
-	name   string
-	house  string
-	params map[string]string
-}{
-	{"dynamite", "bots/dynamite/cmd/paper", map[string]string{"target": "100", "rounds": "300"}},
-	{"finger", "bots/finger/cmd/random", map[string]string{"games": "20"}},
-	{"bidding", "bots/bidding/cmd/random", map[string]string{"games": "10"}},
-	{"auction", "bots/auction/cmd/sample", nil},
-	{"realtv", "bots/realtv/cmd/likesthemstrong", map[string]string{"phases": "10"}},
-}
-
 // kitLanguages are the starter kits with one bot folder per game, examples/<language>/<game>.
 var kitLanguages = []string{"go", "python", "javascript", "rust", "java", "cpp"}
 
@@ -42,22 +28,25 @@ var networked = &botspec.Resolver{Build: build.Options{Network: true}}
 // TypeScript native kit plays all five from one folder.
 func TestEveryKitPlaysEveryGame(t *testing.T) {
 	t.Parallel()
-	if got := len(kitGames); got != len(game.Names()) {
-		t.Fatalf("the kit test lists %d games, the registry %d: add the new game to kitGames", got, len(game.Names()))
-	}
 	for _, lang := range append(kitLanguages, "typescript") {
 		t.Run(lang, func(t *testing.T) {
-			for _, g := range kitGames {
-				t.Run(g.name, func(t *testing.T) {
-					dir := bot(filepath.Join("examples", lang, g.name))
+			// Every registered game, against the house bot and with the parameters its Spec.Kit names.
+			for _, name := range game.Names() {
+				spec, err := game.Lookup(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				t.Run(name, func(t *testing.T) {
+					dir := bot(filepath.Join("examples", lang, name))
 					r := resolver
 					if lang == "typescript" {
 						dir, r = bot("examples/typescript"), networked
 					}
 					if _, err := os.Stat(dir); err != nil {
-						t.Fatalf("the %s kit has no %s bot: %v", lang, g.name, err)
+						t.Fatalf("the %s kit has no %s bot: %v", lang, name, err)
 					}
-					res, procs := playWith(t, r, g.name, 2*time.Second, g.params, dir, bot(g.house))
+					opponent := bot(filepath.Join("bots", name, "cmd", spec.Kit.Opponent))
+					res, procs := playWith(t, r, name, 2*time.Second, spec.Kit.Params, dir, opponent)
 					for _, f := range res.Outcome.Faults {
 						if f.Seat == 0 {
 							t.Fatalf("%s: fault %+v", dir, f)

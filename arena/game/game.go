@@ -260,6 +260,12 @@ type Spec struct {
 	LadderTable int
 	// Ranking says how a tournament orders the bots.
 	Ranking Ranking
+	// House are the game's house bots (one marked Ladder); see HouseBot.
+	House []HouseBot
+	// Kit is the match every kit's example bot plays in the kit tests.
+	Kit KitPlan
+	// Short is the short match the viewer's and the re-run tests play.
+	Short ShortMatch
 }
 
 // LadderSeats is how many players the ladder seats at one match of the game: LadderTable, or

@@ -74,10 +74,12 @@ func Get(name string) (Kit, error) {
 	return k, nil
 }
 
-// keep says which embedded files a kit holds: a Go kit leaves out the tests, which the
-// embedding's patterns cannot.
+// keep says which embedded files a kit holds: a Go kit leaves out the tests and bots/house,
+// which the embedding's patterns cannot. bots/house plays the house bots inside the host and
+// reads the game registry, so it imports the arena's engines, which the kit does not carry;
+// a bot builds against the house bots themselves (bots/<game>).
 func keep(name, rel string) bool {
-	return name != Go || !strings.HasSuffix(rel, "_test.go")
+	return name != Go || !(strings.HasSuffix(rel, "_test.go") || strings.HasPrefix(rel, "bots/house/"))
 }
 
 func load() (map[string]Kit, error) {

@@ -186,7 +186,7 @@ func (l *Ladder) SeedHouse(ctx context.Context, owner int64) error {
 	for _, g := range l.Games {
 		h, ok := house.Bots[g]
 		if !ok {
-			return fmt.Errorf("game %q has no house bot for its ladder: add one to Bots in bots/house/house.go", g)
+			return fmt.Errorf("game %q has no house bot for its ladder: mark one of its Spec.House Ladder: true (with its constructor in bots/house/house.go)", g)
 		}
 		b, err := l.Store.EnsureBot(ctx, owner, g, h.Name, h.Name)
 		if err != nil {

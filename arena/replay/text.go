@@ -37,7 +37,11 @@ func Turns(w io.Writer) Visit {
 // outcome in full (each player's result, score and rank, the game's table and every fault
 // charged). It is what golden playthroughs compare; any change to an engine's behaviour on
 // the recorded answers shows in it.
-func Text(w io.Writer, rec *Record) (game.Outcome, error) {
+func Text(w io.Writer, rec *Record) (game.Outcome, error) { return TextWith(w, rec, nil) }
+
+// TextWith is Text with before called on each step ahead of its line, so that a caller can
+// print what led to the answers (a golden playthrough prints what each seat observed).
+func TextWith(w io.Writer, rec *Record, before Visit) (game.Outcome, error) {
 	fmt.Fprintf(w, "%s %s: %s (seed %d)\n", rec.Game, rec.MatchID, strings.Join(rec.Bots, " vs "), rec.Config.Seed)
 	if len(rec.Config.Params) > 0 {
 		keys := make([]string, 0, len(rec.Config.Params))
@@ -50,7 +54,15 @@ func Text(w io.Writer, rec *Record) (game.Outcome, error) {
 		}
 		fmt.Fprintf(w, "params: %s\n", strings.Join(keys, " "))
 	}
-	o, err := Run(rec, Turns(w))
+	visit := Turns(w)
+	if before != nil {
+		turn := visit
+		visit = func(st Step, eng game.Engine, answers []game.Answer) {
+			before(st, eng, answers)
+			turn(st, eng, answers)
+		}
+	}
+	o, err := Run(rec, visit)
 	if err != nil {
 		return o, err
 	}

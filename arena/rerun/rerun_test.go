@@ -16,11 +16,7 @@ import (
 	"github.com/botarena/arena/arena/players"
 	"github.com/botarena/arena/arena/replay"
 	"github.com/botarena/arena/arena/rerun"
-	auctionbots "github.com/botarena/arena/bots/auction"
-	biddingbots "github.com/botarena/arena/bots/bidding"
-	dynamitebots "github.com/botarena/arena/bots/dynamite"
-	fingerbots "github.com/botarena/arena/bots/finger"
-	realtvbots "github.com/botarena/arena/bots/realtv"
+	"github.com/botarena/arena/bots/house"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 
 	_ "github.com/botarena/arena/arena/games/all"
@@ -35,24 +31,30 @@ type short struct {
 	players func() []match.Player
 }
 
-var shorts = []short{
-	{"dynamite", 18446744073709365019, map[string]string{"target": "40"}, func() []match.Player {
-		return []match.Player{players.NewInProcess("dynamo", dynamitebots.DynamiteSeeded(1)), players.NewInProcess("beatlast", dynamitebots.BeatLastSeeded(2))}
-	}},
-	{"finger", 3, map[string]string{"games": "4"}, func() []match.Player {
-		return []match.Player{players.NewInProcess("strong", fingerbots.StrongSeeded(1)), gametest.CrashFrom(players.NewInProcess("random", fingerbots.RandomSeeded(2)), 12)}
-	}},
-	{"bidding", 5, map[string]string{"games": "3"}, func() []match.Player {
-		return []match.Player{players.NewInProcess("strong", biddingbots.Strong()), players.NewInProcess("random", biddingbots.RandomSeeded(3))}
-	}},
-	{"auction", 1, map[string]string{"artists": "3", "required": "4"}, func() []match.Player {
-		return []match.Player{players.NewInProcess("collector", auctionbots.Collector()), players.NewInProcess("sample", auctionbots.SampleSeeded(1)),
-			gametest.CrashFrom(players.NewInProcess("quitter", auctionbots.SampleSeeded(2)), 5)}
-	}},
-	{"realtv", 2, map[string]string{"phases": "3"}, func() []match.Player {
-		return []match.Player{players.NewInProcess("strong", realtvbots.LikesThemStrong()), players.NewInProcess("schemer", realtvbots.Schemer())}
-	}},
-}
+// shorts is every registered game's short match, as its Spec.Short declares it.
+var shorts = func() []short {
+	var out []short
+	for _, name := range game.Names() {
+		spec, err := game.Lookup(name)
+		if err != nil {
+			panic(err)
+		}
+		out = append(out, short{game: name, seed: spec.Short.Seed, params: spec.Short.Params, players: gametest.Fresh(spec, house.Seeded)})
+	}
+	return out
+}()
+
+// dynamiteShort is dynamite's short match with a seed past int64's range (it must come back
+// from the record's JSON), which the tests of a divergence read move by move.
+var dynamiteShort = func() short {
+	for _, s := range shorts {
+		if s.game == "dynamite" {
+			s.seed = 18446744073709365019
+			return s
+		}
+	}
+	panic("dynamite is not registered")
+}()
 
 // record plays s through the runner and returns its record as read back from JSON.
 func record(t *testing.T, s short) *replay.Record {
@@ -188,7 +190,7 @@ func (c deviantConn) Inline() bool { return true }
 // answers; with Continue the match goes on live from there.
 func TestAgainstStopsAtTheFirstDifference(t *testing.T) {
 	t.Parallel()
-	s := shorts[0]
+	s := dynamiteShort
 	rec := record(t, s)
 	ps := []match.Player{nil, deviant{s.players()[1], 17}}
 	_, out, err := again(t, rec, &rerun.Plan{Live: []bool{false, true}}, ps)
@@ -231,10 +233,14 @@ func TestAgainstStopsAtTheFirstDifference(t *testing.T) {
 // from step K on.
 func TestForkAtAStep(t *testing.T) {
 	t.Parallel()
-	s := shorts[0]
+	s := dynamiteShort
 	rec := record(t, s)
 	const k = 12
-	ps := []match.Player{s.players()[0], players.NewInProcess("paper", dynamitebots.Paper())}
+	paper, err := house.Seeded("dynamite", "paper", 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ps := []match.Player{s.players()[0], players.NewInProcess("paper", paper)}
 	res, out, err := again(t, rec, &rerun.Plan{From: k}, ps)
 	if err != nil {
 		t.Fatal(err)
@@ -260,9 +266,9 @@ func TestForkAtAStep(t *testing.T) {
 // A record whose answers do not fit the engine (a seat missing) is a clear error.
 func TestRecordThatDoesNotFit(t *testing.T) {
 	t.Parallel()
-	rec := record(t, shorts[0])
+	rec := record(t, dynamiteShort)
 	rec.Steps[3].Answers = rec.Steps[3].Answers[:1]
-	_, _, err := again(t, rec, &rerun.Plan{Live: []bool{true, false}}, []match.Player{shorts[0].players()[0], nil})
+	_, _, err := again(t, rec, &rerun.Plan{Live: []bool{true, false}}, []match.Player{dynamiteShort.players()[0], nil})
 	if !errors.Is(err, rerun.ErrRecord) || !strings.Contains(err.Error(), "step 4") {
 		t.Fatalf("want ErrRecord at step 4, got %v", err)
 	}

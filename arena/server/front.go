@@ -16,7 +16,6 @@ import (
 	"io"
 	"io/fs"
 	"net/http"
-	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -272,10 +271,12 @@ func (s *Server) pageEnter(w http.ResponseWriter, r *http.Request) {
 	if len(gs) > 0 && !slices.ContainsFunc(gs, func(g GameInfo) bool { return g.Name == first }) {
 		first = gs[0].Name
 	}
-	// A house bot to play against: house:<game>/<name> is the Go kit's bots/<game>/cmd/<name>.
+	// A house bot to play against: the game's ladder house bot, as house:<game>/<name>.
 	house := "house:" + first + "/NAME"
-	if cmds, _ := fs.Glob(arena.GoKit, "bots/"+first+"/cmd/*"); len(cmds) > 0 {
-		house = "house:" + first + "/" + path.Base(cmds[0])
+	if spec, err := game.Lookup(first); err == nil {
+		if h, err := spec.LadderHouse(); err == nil {
+			house = "house:" + first + "/" + h.Name
+		}
 	}
 	s.render(w, r, "enter", map[string]any{"Title": "How to enter", "Games": gs, "Site": site, "First": first, "House": house,
 		"MaxMiB": s.opt.MaxUpload >> 20})

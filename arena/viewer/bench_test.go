@@ -9,36 +9,20 @@ import (
 	"github.com/botarena/arena/arena/players"
 	"github.com/botarena/arena/arena/replay"
 	"github.com/botarena/arena/arena/viewer"
-	auctionbots "github.com/botarena/arena/bots/auction"
-	fingerbots "github.com/botarena/arena/bots/finger"
 	realtvbots "github.com/botarena/arena/bots/realtv"
 )
-
-// noCrash replaces the short matches' crashing players, which end a match early.
-var noCrash = map[string]func() []match.Player{
-	"finger": func() []match.Player {
-		return []match.Player{players.NewInProcess("strong", fingerbots.StrongSeeded(1)), players.NewInProcess("random", fingerbots.RandomSeeded(2))}
-	},
-	"auction": func() []match.Player {
-		return []match.Player{players.NewInProcess("collector", auctionbots.Collector()), players.NewInProcess("sample", auctionbots.SampleSeeded(1)),
-			players.NewInProcess("sample2", auctionbots.SampleSeeded(2))}
-	},
-}
 
 // BenchmarkWrite makes the page of a full-length match of each game with its default
 // parameters (the house bots of the short matches) and reports its size against MaxBytes:
 //
 //	go test -run '^$' -bench Write -benchtime 3x ./arena/viewer
 func BenchmarkWrite(b *testing.B) {
-	for _, s := range shorts {
+	// Nobody crashes, which would end a match early.
+	for _, s := range shortMatches(false) {
 		b.Run(s.game, func(b *testing.B) {
 			full := s
 			full.params = nil
-			ps := s.players()
-			if whole, ok := noCrash[s.game]; ok {
-				ps = whole()
-			}
-			benchWrite(b, recordWith(b, full, ps))
+			benchWrite(b, recordWith(b, full, s.players()))
 		})
 	}
 	// A realtv contest of ten scripts over the default 100 phases: the largest page of a usual match.

@@ -13,11 +13,7 @@ import (
 	"github.com/botarena/arena/arena/players"
 	"github.com/botarena/arena/arena/replay"
 	"github.com/botarena/arena/arena/viewer"
-	auctionbots "github.com/botarena/arena/bots/auction"
-	biddingbots "github.com/botarena/arena/bots/bidding"
-	dynamitebots "github.com/botarena/arena/bots/dynamite"
-	fingerbots "github.com/botarena/arena/bots/finger"
-	realtvbots "github.com/botarena/arena/bots/realtv"
+	"github.com/botarena/arena/bots/house"
 	"github.com/botarena/arena/sdk"
 	sdkrealtv "github.com/botarena/arena/sdk/realtv"
 
@@ -33,23 +29,23 @@ type short struct {
 	players func() []match.Player
 }
 
-var shorts = []short{
-	{"dynamite", 7, map[string]string{"target": "40"}, func() []match.Player {
-		return []match.Player{players.NewInProcess("dynamo", dynamitebots.DynamiteSeeded(1)), players.NewInProcess("beatlast", dynamitebots.BeatLastSeeded(2))}
-	}},
-	{"finger", 3, map[string]string{"games": "4"}, func() []match.Player {
-		return []match.Player{players.NewInProcess("strong", fingerbots.StrongSeeded(1)), gametest.CrashFrom(players.NewInProcess("random", fingerbots.RandomSeeded(2)), 12)}
-	}},
-	{"bidding", 5, map[string]string{"games": "3"}, func() []match.Player {
-		return []match.Player{players.NewInProcess("strong", biddingbots.Strong()), players.NewInProcess("random", biddingbots.RandomSeeded(3))}
-	}},
-	{"auction", 1, map[string]string{"artists": "3", "required": "4"}, func() []match.Player {
-		return []match.Player{players.NewInProcess("collector", auctionbots.Collector()), players.NewInProcess("sample", auctionbots.SampleSeeded(1)),
-			gametest.CrashFrom(players.NewInProcess("quitter", auctionbots.SampleSeeded(2)), 5)}
-	}},
-	{"realtv", 2, map[string]string{"phases": "3"}, func() []match.Player {
-		return []match.Player{players.NewInProcess("strong", realtvbots.LikesThemStrong()), players.NewInProcess("schemer", realtvbots.Schemer())}
-	}},
+// shorts is every registered game's short match, as its Spec.Short declares it.
+var shorts = shortMatches(true)
+
+// shortMatches reads every game's Spec.Short; without crash, nobody crashes.
+func shortMatches(crash bool) []short {
+	var out []short
+	for _, name := range game.Names() {
+		spec, err := game.Lookup(name)
+		if err != nil {
+			panic(err)
+		}
+		if !crash {
+			spec.Short.CrashFrom = 0
+		}
+		out = append(out, short{game: name, seed: spec.Short.Seed, params: spec.Short.Params, players: gametest.Fresh(spec, house.Seeded)})
+	}
+	return out
 }
 
 func shortOf(t testing.TB, name string) short {

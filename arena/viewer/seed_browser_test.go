@@ -63,7 +63,7 @@ func TestBrowserExactSeedAndForkCommand(t *testing.T) {
 			for press(t, ctx, kb.Home); stepOf(t, ctx) < 4; {
 				press(t, ctx, kb.ArrowRight)
 			}
-			want := `arena play --from 'runs/it'\''s m.json' --step 5 dynamo beatlast`
+			want := `arena play --from 'runs/it'\''s m.json' --step 5 dynamite beatlast`
 			if got := textOf(t, ctx, "#forkcmd"); got != want {
 				t.Fatalf("fork command at step 5: %q, want %q", got, want)
 			}

@@ -33,7 +33,8 @@ type Playthrough struct {
 }
 
 // Golden plays p through the real runner, writes its replay as text (replay.Text: every turn
-// and the outcome in full, after re-running the engine on the record) and compares that with
+// and the outcome in full, after re-running the engine on the record), with what each seat
+// observed ahead of each turn's answers, and compares that with
 // testdata/<p.Name>.golden. With -update it rewrites the file instead. A difference fails the
 // test with a line diff of the two texts.
 func Golden(t *testing.T, spec game.Spec, p Playthrough) {
@@ -86,7 +87,12 @@ func PlaythroughText(spec game.Spec, p Playthrough) ([]byte, error) {
 	}
 	id := "golden-" + p.Name
 	rec := replay.NewRecorder(spec.Name, id, cfg, names)
-	res, err := match.Run(context.Background(), spec, cfg, p.Players, match.Options{MatchID: id, Recorder: rec})
+	var seen observations
+	watched := make([]match.Player, len(p.Players))
+	for i, pl := range p.Players {
+		watched[i] = seen.watch(pl)
+	}
+	res, err := match.Run(context.Background(), spec, cfg, watched, match.Options{MatchID: id, Recorder: rec})
 	if err != nil {
 		return nil, err
 	}
@@ -109,9 +115,16 @@ func PlaythroughText(spec game.Spec, p Playthrough) ([]byte, error) {
 		return nil, err
 	}
 	var out bytes.Buffer
-	o, err := replay.Text(&out, back)
+	clock, err := spec.Clock(cfg)
 	if err != nil {
 		return nil, err
+	}
+	o, err := replay.TextWith(&out, back, seen.before(&out, clock == 0))
+	if err != nil {
+		return nil, err
+	}
+	if seen.err != nil {
+		return nil, seen.err
 	}
 	live, again := fmt.Sprintf("%s %+v %+v", res.Outcome.Summary, res.Outcome.Players, res.Outcome.Faults),
 		fmt.Sprintf("%s %+v %+v", o.Summary, o.Players, o.Faults)
@@ -123,35 +136,45 @@ func PlaythroughText(spec game.Spec, p Playthrough) ([]byte, error) {
 
 // CrashFrom wraps p so that every seat it opens crashes from step on: its Act fails as a
 // broken bot's would, and the runner charges the game's crash rule.
-func CrashFrom(p match.Player, step int64) match.Player { return &crashing{Player: p, from: step} }
-
-type crashing struct {
-	match.Player
-	from int64
+func CrashFrom(p match.Player, step int64) match.Player {
+	return wrapAct(p, func(c match.Conn, req *arenav1.ActRequest, timeout time.Duration) (*arenav1.ActResponse, error) {
+		if req.GetStep() >= step {
+			return nil, fmt.Errorf("%w: crashed on purpose from step %d", match.ErrDead, step)
+		}
+		return c.Act(req, timeout)
+	})
 }
 
-func (c *crashing) Open(ctx context.Context, req *arenav1.StartRequest, timeout time.Duration) (match.Conn, error) {
-	conn, err := c.Player.Open(ctx, req, timeout)
+// actFunc answers req for the seat c, which it may ask itself.
+type actFunc func(c match.Conn, req *arenav1.ActRequest, timeout time.Duration) (*arenav1.ActResponse, error)
+
+// wrapAct wraps p so that every seat it opens answers through act.
+func wrapAct(p match.Player, act actFunc) match.Player { return &wrapped{Player: p, act: act} }
+
+type wrapped struct {
+	match.Player
+	act actFunc
+}
+
+func (w *wrapped) Open(ctx context.Context, req *arenav1.StartRequest, timeout time.Duration) (match.Conn, error) {
+	conn, err := w.Player.Open(ctx, req, timeout)
 	if err != nil {
 		return nil, err
 	}
-	return &crashingConn{Conn: conn, from: c.from}, nil
+	return &wrappedConn{Conn: conn, act: w.act}, nil
 }
 
-type crashingConn struct {
+type wrappedConn struct {
 	match.Conn
-	from int64
+	act actFunc
 }
 
-func (c *crashingConn) Act(req *arenav1.ActRequest, timeout time.Duration) (*arenav1.ActResponse, error) {
-	if req.GetStep() >= c.from {
-		return nil, fmt.Errorf("%w: crashed on purpose from step %d", match.ErrDead, c.from)
-	}
-	return c.Conn.Act(req, timeout)
+func (c *wrappedConn) Act(req *arenav1.ActRequest, timeout time.Duration) (*arenav1.ActResponse, error) {
+	return c.act(c.Conn, req, timeout)
 }
 
 // Inline keeps an in-process seat asked in order (answer order decides ties in some games).
-func (c *crashingConn) Inline() bool {
+func (c *wrappedConn) Inline() bool {
 	in, ok := c.Conn.(interface{ Inline() bool })
 	return ok && in.Inline()
 }

@@ -1,6 +1,8 @@
 package all_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
@@ -18,6 +20,7 @@ import (
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/game/gametest"
 	_ "github.com/botarena/arena/arena/games/all"
+	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/bots/house"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 )
@@ -51,6 +54,10 @@ func TestEveryGame(t *testing.T) {
 			t.Fatalf("registered games: %s\n%s\n(see docs/adding-a-game.md)", strings.Join(names, ", "), strings.Join(problems, "\n"))
 		}
 	})
+	t.Run("HouseReferences", func(t *testing.T) {
+		t.Parallel()
+		checkHouseReferences(t)
+	})
 	for _, name := range names {
 		spec, err := game.Lookup(name)
 		if err != nil {
@@ -78,12 +85,129 @@ func TestEveryGame(t *testing.T) {
 					t.Errorf("%s: a ladder table of %d with Spec.Ladder's parameters: %v", name, n, err)
 				}
 			}
+			t.Run("House", func(t *testing.T) { checkHouse(t, spec) })
+			t.Run("Plans", func(t *testing.T) { checkPlans(t, spec) })
 			t.Run("Contract", func(t *testing.T) { gametest.Run(t, gametest.For(spec)) })
 			t.Run("Payload", func(t *testing.T) {
 				t.Parallel()
 				gametest.Payload(t, gametest.For(spec))
 			})
 		})
+	}
+}
+
+// checkHouse: the game's house bots (Spec.House) are exactly its folders bots/<game>/cmd/<name>
+// (what house:<game>/<name> and `arena version` offer) and the bots bots/house plays
+// in-process; one of them is the ladder's, and one is a strong baseline.
+func checkHouse(t *testing.T, spec game.Spec) {
+	var names []string
+	strong := false
+	for _, h := range spec.House {
+		names = append(names, h.Name)
+		strong = strong || h.Strength == game.Strong
+	}
+	slices.Sort(names)
+	if _, err := spec.LadderHouse(); err != nil {
+		t.Error(err)
+	}
+	if !strong {
+		t.Errorf("%s: none of its house bots (Spec.House: %v) is Strength: game.Strong: add the game's baseline, the bot a good submission must beat", spec.Name, names)
+	}
+	var folders []string
+	for _, d := range dirs(t, filepath.Join(root, "bots", spec.Name, "cmd")) {
+		if gofiles, _ := filepath.Glob(filepath.Join(root, "bots", spec.Name, "cmd", d, "*.go")); len(gofiles) > 0 {
+			folders = append(folders, d)
+		}
+	}
+	if !slices.Equal(folders, names) {
+		t.Errorf("%s: Spec.House lists %v but bots/%s/cmd holds the house bots %v: list each folder in Spec.House (its strength), or add the folder bots/%s/cmd/<name> with its main.go",
+			spec.Name, names, spec.Name, folders, spec.Name)
+	}
+	if got := house.InProcess(spec.Name); !slices.Equal(got, names) {
+		t.Errorf("%s: Spec.House lists %v but bots/house plays %v in-process: give each its constructor in inProcess in bots/house/house.go", spec.Name, names, got)
+	}
+}
+
+// houseRef is how the repository names a house bot: its folder, or its spec from any folder.
+var houseRef = regexp.MustCompile(`\b(?:bots/(\w+)/cmd/|house:(\w+)/)(\w+)`)
+
+// checkHouseReferences: every mention of a registered game's house bot in the repository's
+// code and documents (the SDKs' messages for a bot run by hand, the READMEs, scripts, tests)
+// names one its Spec.House lists, so a renamed or removed house bot cannot leave a stale
+// pointer behind.
+func checkHouseReferences(t *testing.T) {
+	text := map[string]bool{".go": true, ".py": true, ".md": true, ".txt": true, ".sh": true, ".js": true, ".ts": true,
+		".rs": true, ".java": true, ".cpp": true, ".hpp": true, ".html": true, ".json": true, ".toml": true, ".yml": true}
+	err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch n := d.Name(); {
+			case path != root && strings.HasPrefix(n, "."), n == "node_modules", n == "target", n == "testdata":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !text[filepath.Ext(path)] {
+			return nil
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for _, m := range houseRef.FindAllSubmatchIndex(b, -1) {
+			var g string
+			if m[2] >= 0 {
+				g = string(b[m[2]:m[3]])
+			} else {
+				g = string(b[m[4]:m[5]])
+			}
+			spec, err := game.Lookup(g)
+			if err != nil {
+				continue // bots/hostile, bots/bench: not a game's house bots
+			}
+			name := string(b[m[6]:m[7]])
+			if _, err := spec.HouseNamed(name); err != nil && name != "NAME" {
+				rel, _ := filepath.Rel(root, path)
+				t.Errorf("%s:%d names %s: %v (fix the reference, or list the bot in the game's Spec.House)",
+					rel, 1+bytes.Count(b[:m[0]], []byte{'\n'}), b[m[0]:m[1]], err)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// checkPlans: the kit tests' match and the short match name the game's house bots and
+// parameters, and the short match plays to its end.
+func checkPlans(t *testing.T, spec game.Spec) {
+	if _, err := spec.HouseNamed(spec.Kit.Opponent); err != nil {
+		t.Errorf("Spec.Kit.Opponent: %v: name the house bot every kit's example plays", err)
+	}
+	for what, params := range map[string]map[string]string{"Spec.Kit.Params": spec.Kit.Params, "Spec.Short.Params": spec.Short.Params} {
+		for k := range params {
+			if !slices.ContainsFunc(spec.Params, func(p game.Param) bool { return p.Name == k }) {
+				t.Errorf("%s: %s sets %q, which is none of its Params", spec.Name, what, k)
+			}
+		}
+	}
+	ps, err := gametest.ShortPlayers(spec, house.Seeded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := game.Config{Seed: spec.Short.Seed, Params: spec.Short.Params}
+	for _, p := range ps {
+		cfg.Players = append(cfg.Players, game.Player{Name: p.Label()})
+	}
+	res, err := match.Run(context.Background(), spec, cfg, ps, match.Options{MatchID: "short"})
+	if err != nil {
+		t.Fatalf("%s: its short match (Spec.Short): %v", spec.Name, err)
+	}
+	if res.Steps == 0 {
+		t.Errorf("%s: its short match (Spec.Short) played no step", spec.Name)
 	}
 }
 
@@ -149,7 +273,7 @@ func layers(t *testing.T) []layer {
 	// The ladder's house bot: the web site lists every registered game and the ladder seeds
 	// each one's house bot, so a game without one fails here, not silently on the site.
 	out = append(out, layer{name: "bots/house.Bots (the ladder's house bot)", games: slices.Sorted(maps.Keys(house.Bots)),
-		fix: "add the game's house bot to Bots in bots/house/house.go"})
+		fix: "mark one of the game's Spec.House Ladder: true, and give it its constructor in inProcess in bots/house/house.go"})
 	// Every kit has an example bot per game, which TestEveryKitPlaysEveryGame (arena/e2e) plays.
 	for _, lang := range []string{"go", "python", "javascript", "rust", "java", "cpp"} {
 		out = append(out, layer{name: fmt.Sprintf("the %s kit's examples (examples/%s/<game>)", lang, lang),
@@ -163,6 +287,9 @@ func layers(t *testing.T) []layer {
 		layer{name: "the golden tests (arena/games/<game>/golden_test.go)",
 			games: withFile(t, filepath.Join(root, "arena", "games"), "golden_test.go"),
 			fix:   "add arena/games/<game>/golden_test.go, a recorded match checked move by move (see arena/games/dynamite/golden_test.go)"},
+		layer{name: "the golden files (arena/games/<game>/testdata/*.golden)",
+			games: withGlob(t, filepath.Join(root, "arena", "games"), filepath.Join("testdata", "*.golden")),
+			fix:   "run go test -run TestGolden -update in arena/games/<game> and commit its testdata/*.golden"},
 		layer{name: "the replay viewer's pictures (games.<game> in arena/viewer/assets/viewer.js)",
 			games: matches(t, filepath.Join(root, "arena/viewer/assets/viewer.js"), `(?m)^\s*games\.(\w+) = \{`),
 			fix:   "add games.<game> = {...} to arena/viewer/assets/viewer.js and the game to the viewer's tests (arena/viewer)"})
@@ -206,6 +333,18 @@ func withFile(t *testing.T, dir, name string) []string {
 	var out []string
 	for _, d := range dirs(t, dir) {
 		if _, err := os.Stat(filepath.Join(dir, d, name)); err == nil {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// withGlob lists the folders in dir that hold a file matching pattern.
+func withGlob(t *testing.T, dir, pattern string) []string {
+	t.Helper()
+	var out []string
+	for _, d := range dirs(t, dir) {
+		if m, _ := filepath.Glob(filepath.Join(dir, d, pattern)); len(m) > 0 {
 			out = append(out, d)
 		}
 	}

@@ -38,6 +38,14 @@ func init() {
 		// The seed's game is m players bidding against each other: the ladder plays tables
 		// of four (the pair is the seed's worked example, not its format).
 		LadderTable: 4,
+		House: []game.HouseBot{
+			{Name: "sample", Strength: game.Random, Ladder: true},
+			{Name: "collector", Strength: game.Strong},
+		},
+		Kit: game.KitPlan{Opponent: "sample"},
+		// A table of three whose third player crashes at step 5.
+		Short: game.ShortMatch{Seed: 1, Params: map[string]string{"artists": "3", "required": "4"},
+			Players: []string{"collector", "sample", "sample"}, CrashFrom: 5},
 	}
 	game.Register(Spec)
 }

@@ -30,6 +30,12 @@ var Spec = game.Spec{
 	Test: game.TestPlan{Params: map[string]string{"games": "20"}, MaxSteps: 20 * 10},
 	// Fewer games per ladder match.
 	Ladder: map[string]string{"games": "10"},
+	House: []game.HouseBot{
+		{Name: "random", Strength: game.Random, Ladder: true},
+		{Name: "strong", Strength: game.Strong},
+	},
+	Kit:   game.KitPlan{Opponent: "random", Params: map[string]string{"games": "10"}},
+	Short: game.ShortMatch{Seed: 5, Params: map[string]string{"games": "3"}, Players: []string{"strong", "random"}},
 }
 
 var params = []game.Param{

@@ -26,6 +26,15 @@ func init() {
 		Legal: RandomLegal,
 		// One match of at most 2500 rounds.
 		Test: game.TestPlan{MaxSteps: 2500},
+		// The seed's three examples and the baseline, which the ladder seeds.
+		House: []game.HouseBot{
+			{Name: "paper", Strength: game.Fixed},
+			{Name: "scissors", Strength: game.Fixed},
+			{Name: "dynamite", Strength: game.Random},
+			{Name: "beatlast", Strength: game.Strong, Ladder: true},
+		},
+		Kit:   game.KitPlan{Opponent: "paper", Params: map[string]string{"target": "100", "rounds": "300"}},
+		Short: game.ShortMatch{Seed: 7, Params: map[string]string{"target": "40"}, Players: []string{"dynamite", "beatlast"}},
 	}
 	game.Register(Spec)
 }

@@ -26,6 +26,13 @@ var Spec = game.Spec{
 	Test: game.TestPlan{Params: map[string]string{"games": "20"}, MaxSteps: 20 * 5000},
 	// Fewer games per ladder match.
 	Ladder: map[string]string{"games": "10"},
+	House: []game.HouseBot{
+		{Name: "random", Strength: game.Random, Ladder: true},
+		{Name: "strong", Strength: game.Strong},
+	},
+	Kit: game.KitPlan{Opponent: "random", Params: map[string]string{"games": "20"}},
+	// The random player crashes in the second game.
+	Short: game.ShortMatch{Seed: 3, Params: map[string]string{"games": "4"}, Players: []string{"strong", "random"}, CrashFrom: 12},
 }
 
 var params = []game.Param{

@@ -61,6 +61,13 @@ func init() {
 		LadderTable: 6,
 		// A contest ranks scripts by the total score of their instances.
 		Ranking: game.RankByTotal,
+		House: []game.HouseBot{
+			{Name: "likesthemstrong", Strength: game.Fixed},
+			{Name: "filler", Strength: game.Random, Ladder: true},
+			{Name: "schemer", Strength: game.Strong},
+		},
+		Kit:   game.KitPlan{Opponent: "likesthemstrong", Params: map[string]string{"phases": "10"}},
+		Short: game.ShortMatch{Seed: 2, Params: map[string]string{"phases": "3"}, Players: []string{"likesthemstrong", "schemer"}},
 	}
 	game.Register(Spec)
 }
