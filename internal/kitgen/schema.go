@@ -19,7 +19,7 @@ type Schema struct {
 
 // Game is one game: its registry name (the oneof case name) and its three messages.
 type Game struct {
-	Name                      string
+	Name                       string
 	Setup, Observation, Action *Message
 }
 
