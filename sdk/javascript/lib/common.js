@@ -4,6 +4,7 @@
 
 const path = require("node:path");
 const { performance } = require("node:perf_hooks");
+const { ENUMS } = require("./wire");
 
 /** The kit's version, sent in DescribeResponse.sdk as "javascript/<VERSION>". */
 const VERSION = "0.1.0";
@@ -162,7 +163,7 @@ class Clock {
     this.deadlineMs = int(field(req, "deadlineMs"));
     this.deadline = now + this.deadlineMs;
     this.clockRemainingMs = int(field(req, "clockRemainingMs"));
-    this.cpuClock = enumOf(field(req, "clockMode"), CLOCK_MODE_NAMES, 3) === 2;
+    this.cpuClock = enumOf(field(req, "clockMode"), CLOCK_MODE_NAMES, ENUMS.ClockMode.length) === ENUMS.ClockMode.indexOf("CLOCK_MODE_CPU");
     // An older host sends no budget: its deadline is the budget.
     const budgetUs = int(field(req, "budgetUs"));
     this.budgetMs = budgetUs ? budgetUs / 1000 : this.deadlineMs;
@@ -171,7 +172,7 @@ class Clock {
   }
 }
 
-const CLOCK_MODE_NAMES = enumNames(["CLOCK_MODE_UNSPECIFIED", "CLOCK_MODE_WALL", "CLOCK_MODE_CPU"]);
+const CLOCK_MODE_NAMES = enumNames(ENUMS.ClockMode);
 
 /**
  * @typedef {Object} SeatInfo What every seat learns when it opens, whatever the game.
@@ -196,7 +197,7 @@ function seatInfo(req) {
 /** A seat's result in a finished match (EndRequest.result). */
 const Result = Object.freeze({ UNSPECIFIED: "UNSPECIFIED", WIN: "WIN", LOSS: "LOSS", DRAW: "DRAW" });
 const RESULTS = ["UNSPECIFIED", "WIN", "LOSS", "DRAW"];
-const RESULT_NAMES = enumNames(["RESULT_UNSPECIFIED", "RESULT_WIN", "RESULT_LOSS", "RESULT_DRAW"]);
+const RESULT_NAMES = enumNames(ENUMS.Result);
 
 /**
  * @template S
@@ -209,7 +210,7 @@ const RESULT_NAMES = enumNames(["RESULT_UNSPECIFIED", "RESULT_WIN", "RESULT_LOSS
 /** The Outcome of an EndRequest. */
 function outcomeOf(req, state) {
   return Object.freeze({
-    result: RESULTS[enumOf(field(req, "result"), RESULT_NAMES, 4)],
+    result: RESULTS[enumOf(field(req, "result"), RESULT_NAMES, ENUMS.Result.length)],
     score: dbl(field(req, "score")),
     state,
   });
