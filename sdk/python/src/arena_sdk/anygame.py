@@ -30,10 +30,13 @@ from arena_sdk._common import BotBase, Clock, InvalidAnswer, Outcome, Seat, Seat
 if TYPE_CHECKING:
     from arena_sdk._pb.arena.v1 import bot_pb2
 
-__all__ = ["Bot", "GAMES", "Setup", "State", "Outcome", "to_dict"]
+__all__ = ["Bot", "GAMES", "GAME_MESSAGES", "ENUMS", "MESSAGES", "Setup", "State", "Outcome", "to_dict"]
 
-#: Every game of the protocol by registry name.
+# The protocol's tables (generated from the protos; see arena_sdk._wire for their shapes).
 GAMES = _wire.GAMES
+GAME_MESSAGES = _wire.GAME_MESSAGES
+ENUMS = _wire.ENUMS
+MESSAGES = _wire.MESSAGES
 
 
 def to_dict(type_name: str, msg: Any) -> dict[str, Any]:
