@@ -15,65 +15,7 @@
 const c = require("./common");
 const wire = require("./wire");
 
-/** Reads one value of a field's kind; `type` names the enum or message. */
-function value(kind, type, v) {
-  switch (kind) {
-    case "int32":
-    case "int64":
-    case "uint32":
-    case "uint64":
-      return c.int(v);
-    case "double":
-      return c.dbl(v);
-    case "bool":
-      return c.bool(v);
-    case "string":
-    case "bytes":
-      return c.str(v);
-    case "enum": {
-      const names = wire.ENUMS[type];
-      return names[c.enumOf(v, enumIndex(type), names.length)];
-    }
-    default:
-      return c.isObj(v) ? decode(type, v) : null;
-  }
-}
-
-const enumIndexes = new Map();
-function enumIndex(type) {
-  let m = enumIndexes.get(type);
-  if (m === undefined) {
-    m = c.enumNames(wire.ENUMS[type]);
-    enumIndexes.set(type, m);
-  }
-  return m;
-}
-
-/**
- * The message `type` of a protojson object as a plain object with every field by its JSON
- * name: what the host left out (a default) reads as its default, a malformed value as the
- * default, a message field that is absent as null.
- * @param {string} type a message name of wire.MESSAGES
- * @param {object} o the object read from the line
- */
-function decode(type, o) {
-  const fields = wire.MESSAGES[type];
-  if (fields === undefined) throw new TypeError(`the protocol has no message ${JSON.stringify(type)}`);
-  const out = {};
-  for (const f of fields) {
-    const v = c.field(o, f.json);
-    if (f.label === "repeated") {
-      out[f.json] = c.list(v).map((x) => value(f.kind, f.type, x));
-    } else if (f.label === "map") {
-      const m = {};
-      for (const [k, x] of Object.entries(c.obj(v))) c.put(m, k, value(f.kind, f.type, x));
-      out[f.json] = m;
-    } else {
-      out[f.json] = value(f.kind, f.type, v);
-    }
-  }
-  return out;
-}
+const { decode } = c;
 
 /** What a player of any game sees before a move. One object per seat, updated in place. */
 class State extends c.Clock {
@@ -136,7 +78,7 @@ function play(game, make) {
     name: game,
     houseBot: "<another bot>",
     open(req, s) {
-      const setup = Object.freeze({ ...c.seatInfo(req), ...decode(wire.GAME_MESSAGES[game].setup, s) });
+      const setup = c.setupOf(game, req, s);
       return new Seat(game, c.makePlayer(game, make, setup, ["act"]), setup);
     },
   });

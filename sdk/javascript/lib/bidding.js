@@ -189,14 +189,7 @@ function play(make) {
     name: GAME,
     houseBot: HOUSE_BOT,
     open(req, s) {
-      const setup = Object.freeze({
-        ...c.seatInfo(req),
-        games: c.int(c.field(s, "games")),
-        startMoney: c.int(c.field(s, "startMoney")),
-        maxRounds: c.int(c.field(s, "maxRounds")),
-        ownName: c.str(c.field(s, "ownName")),
-        opponentName: c.str(c.field(s, "opponentName")),
-      });
+      const setup = c.setupOf(GAME, req, s);
       return new Seat(c.makePlayer(GAME, make, setup, ["bid"]), setup);
     },
   });

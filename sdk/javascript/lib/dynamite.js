@@ -148,12 +148,7 @@ function play(make) {
     name: GAME,
     houseBot: HOUSE_BOT,
     open(req, s) {
-      const setup = Object.freeze({
-        ...c.seatInfo(req),
-        targetScore: c.int(c.field(s, "targetScore")),
-        maxRounds: c.int(c.field(s, "maxRounds")),
-        dynamitePerPlayer: c.int(c.field(s, "dynamitePerPlayer")),
-      });
+      const setup = c.setupOf(GAME, req, s);
       return new Seat(c.makePlayer(GAME, make, setup, ["move"]), setup);
     },
   });

@@ -262,13 +262,7 @@ function play(make) {
     name: GAME,
     houseBot: HOUSE_BOT,
     open(req, s) {
-      const setup = Object.freeze({
-        ...c.seatInfo(req),
-        games: c.int(c.field(s, "games")),
-        maxRounds: c.int(c.field(s, "maxRounds")),
-        ownName: c.str(c.field(s, "ownName")),
-        opponentName: c.str(c.field(s, "opponentName")),
-      });
+      const setup = c.setupOf(GAME, req, s);
       return new Seat(c.makePlayer(GAME, make, setup, ["move"]), setup);
     },
   });

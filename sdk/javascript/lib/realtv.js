@@ -240,15 +240,7 @@ function play(make) {
     name: GAME,
     houseBot: HOUSE_BOT,
     open(req, s) {
-      const setup = Object.freeze({
-        ...c.seatInfo(req),
-        id: c.str(c.field(s, "id")),
-        name: c.str(c.field(s, "name")),
-        strength: c.int(c.field(s, "strength")),
-        phases: c.int(c.field(s, "phases")),
-        playersPerIsland: c.int(c.field(s, "playersPerIsland")),
-        instance: c.int(c.field(s, "instance")),
-      });
+      const setup = c.setupOf(GAME, req, s);
       return new Seat(c.makePlayer(GAME, make, setup, ["voteForElimination", "voteForTie"]), setup);
     },
   });
