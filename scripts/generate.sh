@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates every generated file from proto/: Go (committed beside the protos), Python
 # (committed in the Python SDK) and every kit's wire tables (internal/kitgen). Tools are
-# pinned: buf's prebuilt binary in tools/buf (npm's lockfile, scripts/buf.sh), the Go plugins as `tool` lines in tools/go.mod (buf.gen.yaml runs
-# them with `go tool`, whose executables the Go build cache keeps, so they are compiled once, not
-# on every run), grpcio-tools below.
+# pinned: buf's prebuilt binary in tools/buf (npm's lockfile, scripts/buf.sh), the Go plugins
+# as `tool` lines in tools/go.mod (buf.gen.yaml runs them with `go tool`, whose executables the
+# Go build cache keeps, so they are compiled once, not on every run), grpcio-tools below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GRPC_TOOLS_VERSION=1.85.1
