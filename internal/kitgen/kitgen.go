@@ -25,6 +25,9 @@ func Files(s *Schema) map[string][]byte {
 		PythonFile:     pythonFile(s),
 		JavaScriptFile: javaScriptFile(s),
 		TypeScriptFile: typeScriptFile(s),
+		RustFile:       rustFile(s),
+		JavaFile:       javaFile(s),
+		CppFile:        cppFile(s),
 	}
 }
 
