@@ -43,6 +43,29 @@ func quoteAll(ss []string) string {
 	return strings.Join(q, ", ")
 }
 
+// lines writes line(x) for every x of xs, each on its own line.
+func lines[T any](b *strings.Builder, xs []T, line func(T) string) {
+	for _, x := range xs {
+		b.WriteString(line(x))
+		b.WriteByte('\n')
+	}
+}
+
+// messageTable writes one entry per message: indent, open(name), one row per field on its own
+// line at twice indent, then close.
+func messageTable(b *strings.Builder, s *Schema, indent string, open func(name string) string, row func(Field) string, close string) {
+	for _, m := range s.Messages {
+		b.WriteString(indent + open(m.Name))
+		for _, f := range m.Fields {
+			b.WriteString("\n" + indent + indent + row(f))
+		}
+		if len(m.Fields) > 0 {
+			b.WriteString("\n" + indent)
+		}
+		b.WriteString(close + "\n")
+	}
+}
+
 func goFile(s *Schema) []byte {
 	var b strings.Builder
 	fmt.Fprintf(&b, "// %s\n\npackage anygame\n\n", Header)
@@ -66,27 +89,18 @@ from typing import Final
 	fmt.Fprintf(&b, "GAMES: Final[tuple[str, ...]] = (%s,)\n\n", quoteAll(s.Names()))
 	b.WriteString("#: Each game's setup, observation and action message names.\n")
 	b.WriteString("GAME_MESSAGES: Final[dict[str, tuple[str, str, str]]] = {\n")
-	for _, g := range s.Games {
-		fmt.Fprintf(&b, "    %s: (%s, %s, %s),\n", quote(g.Name), quote(g.Setup.Name), quote(g.Observation.Name), quote(g.Action.Name))
-	}
+	lines(&b, s.Games, func(g Game) string {
+		return fmt.Sprintf("    %s: (%s, %s, %s),", quote(g.Name), quote(g.Setup.Name), quote(g.Observation.Name), quote(g.Action.Name))
+	})
 	b.WriteString("}\n\n#: Every enum's value names, indexed by number.\n")
 	b.WriteString("ENUMS: Final[dict[str, tuple[str, ...]]] = {\n")
-	for _, e := range s.Enums {
-		fmt.Fprintf(&b, "    %s: (%s,),\n", quote(e.Name), quoteAll(e.Values))
-	}
+	lines(&b, s.Enums, func(e *Enum) string { return fmt.Sprintf("    %s: (%s,),", quote(e.Name), quoteAll(e.Values)) })
 	b.WriteString("}\n\n#: Every message's fields: (proto name, JSON name, kind, enum or message type, label), label\n")
 	b.WriteString("#: \"\", \"repeated\" or \"map\" (string keys; kind and type are the values').\n")
 	b.WriteString("MESSAGES: Final[dict[str, tuple[tuple[str, str, str, str, str], ...]]] = {\n")
-	for _, m := range s.Messages {
-		fmt.Fprintf(&b, "    %s: (", quote(m.Name))
-		for _, f := range m.Fields {
-			fmt.Fprintf(&b, "\n        (%s, %s, %s, %s, %s),", quote(f.Name), quote(f.JSON), quote(f.Kind), quote(f.Type), quote(f.Label))
-		}
-		if len(m.Fields) > 0 {
-			b.WriteString("\n    ")
-		}
-		b.WriteString("),\n")
-	}
+	messageTable(&b, s, "    ", func(name string) string { return quote(name) + ": (" }, func(f Field) string {
+		return fmt.Sprintf("(%s, %s, %s, %s, %s),", quote(f.Name), quote(f.JSON), quote(f.Kind), quote(f.Type), quote(f.Label))
+	}, "),")
 	b.WriteString("}\n")
 	return []byte(b.String())
 }
@@ -99,28 +113,19 @@ func javaScriptFile(s *Schema) []byte {
 	b.WriteString("/** Every game by registry name, in the order of the protocol's oneof cases. */\n")
 	fmt.Fprintf(&b, "const GAMES = Object.freeze([%s]);\n\n", quoteAll(s.Names()))
 	b.WriteString("/** Each game's setup, observation and action message names. */\nconst GAME_MESSAGES = Object.freeze({\n")
-	for _, g := range s.Games {
-		fmt.Fprintf(&b, "  %s: Object.freeze({ setup: %s, observation: %s, action: %s }),\n", g.Name, quote(g.Setup.Name), quote(g.Observation.Name), quote(g.Action.Name))
-	}
+	lines(&b, s.Games, func(g Game) string {
+		return fmt.Sprintf("  %s: Object.freeze({ setup: %s, observation: %s, action: %s }),", g.Name, quote(g.Setup.Name), quote(g.Observation.Name), quote(g.Action.Name))
+	})
 	b.WriteString("});\n\n/** Every enum's value names, indexed by number. */\nconst ENUMS = Object.freeze({\n")
-	for _, e := range s.Enums {
-		fmt.Fprintf(&b, "  %s: Object.freeze([%s]),\n", e.Name, quoteAll(e.Values))
-	}
+	lines(&b, s.Enums, func(e *Enum) string { return fmt.Sprintf("  %s: Object.freeze([%s]),", e.Name, quoteAll(e.Values)) })
 	b.WriteString("});\n\n")
 	b.WriteString("/**\n * Every message's fields. kind: int32 int64 uint32 uint64 double bool string bytes enum message;\n")
 	b.WriteString(" * type: the enum's or message's name; label: \"\", \"repeated\" or \"map\" (string keys, kind and\n")
 	b.WriteString(" * type the values').\n * @type {Readonly<Record<string, ReadonlyArray<{json: string, name: string, kind: string, type: string, label: string}>>>}\n */\n")
 	b.WriteString("const MESSAGES = Object.freeze({\n")
-	for _, m := range s.Messages {
-		fmt.Fprintf(&b, "  %s: Object.freeze([", m.Name)
-		for _, f := range m.Fields {
-			fmt.Fprintf(&b, "\n    Object.freeze({ json: %s, name: %s, kind: %s, type: %s, label: %s }),", quote(f.JSON), quote(f.Name), quote(f.Kind), quote(f.Type), quote(f.Label))
-		}
-		if len(m.Fields) > 0 {
-			b.WriteString("\n  ")
-		}
-		b.WriteString("]),\n")
-	}
+	messageTable(&b, s, "  ", func(name string) string { return name + ": Object.freeze([" }, func(f Field) string {
+		return fmt.Sprintf("Object.freeze({ json: %s, name: %s, kind: %s, type: %s, label: %s }),", quote(f.JSON), quote(f.Name), quote(f.Kind), quote(f.Type), quote(f.Label))
+	}, "]),")
 	b.WriteString("});\n\nmodule.exports = { GAMES, GAME_MESSAGES, ENUMS, MESSAGES };\n")
 	return []byte(b.String())
 }

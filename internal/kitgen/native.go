@@ -21,13 +21,11 @@ func rustFile(s *Schema) []byte {
 	b.WriteString("/// Every game by registry name, in the order of the protocol's oneof cases.\n")
 	fmt.Fprintf(&b, "pub const GAMES: &[&str] = &[%s];\n\n", quoteAll(s.Names()))
 	b.WriteString("/// Each game's (name, setup, observation, action) message names.\npub const GAME_MESSAGES: &[(&str, &str, &str, &str)] = &[\n")
-	for _, g := range s.Games {
-		fmt.Fprintf(&b, "    (%s, %s, %s, %s),\n", quote(g.Name), quote(g.Setup.Name), quote(g.Observation.Name), quote(g.Action.Name))
-	}
+	lines(&b, s.Games, func(g Game) string {
+		return fmt.Sprintf("    (%s, %s, %s, %s),", quote(g.Name), quote(g.Setup.Name), quote(g.Observation.Name), quote(g.Action.Name))
+	})
 	b.WriteString("];\n\n/// Every enum: its name and its value names, indexed by number.\npub const ENUMS: &[(&str, &[&str])] = &[\n")
-	for _, e := range s.Enums {
-		fmt.Fprintf(&b, "    (%s, &[%s]),\n", quote(e.Name), quoteAll(e.Values))
-	}
+	lines(&b, s.Enums, func(e *Enum) string { return fmt.Sprintf("    (%s, &[%s]),", quote(e.Name), quoteAll(e.Values)) })
 	b.WriteString("];\n")
 	return []byte(b.String())
 }
@@ -66,17 +64,15 @@ func cppFile(s *Schema) []byte {
 	fmt.Fprintf(&b, "inline constexpr std::string_view games[] = {%s};\n\n", quoteAll(s.Names()))
 	b.WriteString("// Each game's setup, observation and action message names.\nstruct GameMessages {\n  std::string_view game, setup, observation, action;\n};\n")
 	b.WriteString("inline constexpr GameMessages game_messages[] = {\n")
-	for _, g := range s.Games {
-		fmt.Fprintf(&b, "    {%s, %s, %s, %s},\n", quote(g.Name), quote(g.Setup.Name), quote(g.Observation.Name), quote(g.Action.Name))
-	}
+	lines(&b, s.Games, func(g Game) string {
+		return fmt.Sprintf("    {%s, %s, %s, %s},", quote(g.Name), quote(g.Setup.Name), quote(g.Observation.Name), quote(g.Action.Name))
+	})
 	b.WriteString("};\n\n// Every enum's value names, indexed by number.\n")
-	for _, e := range s.Enums {
-		fmt.Fprintf(&b, "inline constexpr std::string_view %s[] = {%s};\n", e.Name, quoteAll(e.Values))
-	}
+	lines(&b, s.Enums, func(e *Enum) string {
+		return fmt.Sprintf("inline constexpr std::string_view %s[] = {%s};", e.Name, quoteAll(e.Values))
+	})
 	b.WriteString("\nstruct Enum {\n  std::string_view name;\n  const std::string_view* values;\n  std::size_t count;\n};\ninline constexpr Enum enums[] = {\n")
-	for _, e := range s.Enums {
-		fmt.Fprintf(&b, "    {%s, %s, %d},\n", quote(e.Name), e.Name, len(e.Values))
-	}
+	lines(&b, s.Enums, func(e *Enum) string { return fmt.Sprintf("    {%s, %s, %d},", quote(e.Name), e.Name, len(e.Values)) })
 	b.WriteString("};\n\n}  // namespace arena::tables\n")
 	return []byte(b.String())
 }

@@ -44,31 +44,20 @@ func typeScriptFile(s *Schema) []byte {
 	fmt.Fprintf(&b, "export const GAMES: readonly GameName[] = [%s];\n\n", quoteAll(s.Names()))
 	b.WriteString("/** Each game's setup, observation and action message names. */\n")
 	b.WriteString("export const GAME_MESSAGES: Readonly<Record<GameName, { setup: string; observation: string; action: string }>> = {\n")
-	for _, g := range s.Games {
-		fmt.Fprintf(&b, "  %s: { setup: %s, observation: %s, action: %s },\n", g.Name, quote(g.Setup.Name), quote(g.Observation.Name), quote(g.Action.Name))
-	}
+	lines(&b, s.Games, func(g Game) string {
+		return fmt.Sprintf("  %s: { setup: %s, observation: %s, action: %s },", g.Name, quote(g.Setup.Name), quote(g.Observation.Name), quote(g.Action.Name))
+	})
 	b.WriteString("};\n\n")
-	for _, e := range s.Enums {
-		fmt.Fprintf(&b, "export type %s = %s;\n", e.Name, union(e.Values))
-	}
+	lines(&b, s.Enums, func(e *Enum) string { return fmt.Sprintf("export type %s = %s;", e.Name, union(e.Values)) })
 	b.WriteString("\n/** Every enum's value names, indexed by number. */\nexport const ENUMS: Readonly<Record<string, readonly string[]>> = {\n")
-	for _, e := range s.Enums {
-		fmt.Fprintf(&b, "  %s: [%s],\n", e.Name, quoteAll(e.Values))
-	}
+	lines(&b, s.Enums, func(e *Enum) string { return fmt.Sprintf("  %s: [%s],", e.Name, quoteAll(e.Values)) })
 	b.WriteString("};\n\n")
 	b.WriteString("/** A field of a message: kind int32 int64 uint32 uint64 double bool string bytes enum message. */\n")
 	b.WriteString("export interface FieldInfo {\n  name: string;\n  json: string;\n  kind: string;\n  type: string;\n  label: \"\" | \"repeated\" | \"map\";\n}\n\n")
 	b.WriteString("/** Every message's fields. */\nexport const MESSAGES: Readonly<Record<string, readonly FieldInfo[]>> = {\n")
-	for _, m := range s.Messages {
-		fmt.Fprintf(&b, "  %s: [", m.Name)
-		for _, f := range m.Fields {
-			fmt.Fprintf(&b, "\n    { name: %s, json: %s, kind: %s, type: %s, label: %s },", quote(f.Name), quote(f.JSON), quote(f.Kind), quote(f.Type), quote(f.Label))
-		}
-		if len(m.Fields) > 0 {
-			b.WriteString("\n  ")
-		}
-		b.WriteString("],\n")
-	}
+	messageTable(&b, s, "  ", func(name string) string { return name + ": [" }, func(f Field) string {
+		return fmt.Sprintf("{ name: %s, json: %s, kind: %s, type: %s, label: %s },", quote(f.Name), quote(f.JSON), quote(f.Kind), quote(f.Type), quote(f.Label))
+	}, "],")
 	b.WriteString("};\n")
 
 	for _, m := range s.Messages {
