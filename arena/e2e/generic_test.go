@@ -9,12 +9,13 @@ import (
 	"time"
 
 	"github.com/botarena/arena"
+	"github.com/botarena/arena/arena/host"
 )
 
-// anyGames are games whose every action field at its first value (an enum's first value after
+// genericGames are games whose every action field at its first value (an enum's first value after
 // UNSPECIFIED, any other field's default) is always legal, so a bot with no per-game code
 // plays them without a fault: dynamite's rock, bidding's bid of 0.
-var anyGames = []struct {
+var genericGames = []struct {
 	name, house string
 	params      map[string]string
 }{
@@ -22,10 +23,10 @@ var anyGames = []struct {
 	{"bidding", "bots/bidding/cmd/random", map[string]string{"games": "5"}},
 }
 
-// TestEveryKitPlaysAnyGame: in the Go, Python, JavaScript and TypeScript kits a bot with no
+// TestGenericPathPlaysAnyGame: in the Go, Python, JavaScript and TypeScript kits a bot with no
 // per-game code (each kit's generic path, reading the game from the generated tables) plays
-// real matches in the full sandbox without a fault.
-func TestEveryKitPlaysAnyGame(t *testing.T) {
+// real matches in the full sandbox without a fault, on the fast lane.
+func TestGenericPathPlaysAnyGame(t *testing.T) {
 	t.Parallel()
 	for _, lang := range []string{"go", "python", "javascript", "typescript"} {
 		t.Run(lang, func(t *testing.T) {
@@ -33,9 +34,9 @@ func TestEveryKitPlaysAnyGame(t *testing.T) {
 			if lang == "typescript" {
 				dir, r = typeScriptKitWith(t, filepath.Join(dir, "bot.ts")), networked
 			}
-			for _, g := range anyGames {
+			for _, g := range genericGames {
 				t.Run(g.name, func(t *testing.T) {
-					res, _ := playWith(t, r, g.name, 2*time.Second, g.params, dir, bot(g.house))
+					res, procs := playWith(t, r, g.name, 2*time.Second, g.params, dir, bot(g.house))
 					for _, f := range res.Outcome.Faults {
 						if f.Seat == 0 {
 							t.Fatalf("%s: fault %+v", dir, f)
@@ -43,6 +44,9 @@ func TestEveryKitPlaysAnyGame(t *testing.T) {
 					}
 					if res.Steps == 0 {
 						t.Fatalf("%s: no move played", dir)
+					}
+					if os.Getenv(host.LaneEnvOff) != "grpc" && !procs[0].OnLane() {
+						t.Fatalf("%s: its moves went over gRPC: the kit did not take the fast lane", dir)
 					}
 				})
 			}
