@@ -26,7 +26,7 @@ import type {
   StartRequest,
   StartResponse,
 } from "./types";
-import { GAMES, GAME_MESSAGES } from "./types";
+import { ENUMS, GAMES, GAME_MESSAGES } from "./types";
 
 export const SDK_VERSION = "typescript/0.1.0";
 export const PROTOCOL_VERSION = 1;
@@ -74,20 +74,9 @@ const PROTO_DIR = path.join(__dirname, "..", "..", "proto");
 /** Thrown by a strategy's answer check: charged as garbage (INVALID_ANSWER), not a crash. */
 class InvalidAnswer extends Error {}
 
-const DYNAMITE_MOVES = new Set<string>([
-  "DYNAMITE_MOVE_ROCK",
-  "DYNAMITE_MOVE_PAPER",
-  "DYNAMITE_MOVE_SCISSORS",
-  "DYNAMITE_MOVE_DYNAMITE",
-  "DYNAMITE_MOVE_WATER",
-]);
-const FINGER_MOVES = new Set<string>([
-  "FINGER_MOVE_LEFT_TO_LEFT",
-  "FINGER_MOVE_LEFT_TO_RIGHT",
-  "FINGER_MOVE_RIGHT_TO_LEFT",
-  "FINGER_MOVE_RIGHT_TO_RIGHT",
-  "FINGER_MOVE_SWITCH",
-]);
+// Every move but UNSPECIFIED, from the generated enum tables.
+const DYNAMITE_MOVES = new Set<string>(ENUMS.DynamiteMove.slice(1));
+const FINGER_MOVES = new Set<string>(ENUMS.FingerMove.slice(1));
 
 function oneLine(s: string, max = 1000): string {
   const line = s.replace(/[\r\n]+/g, " ").trim();
