@@ -12,15 +12,14 @@ import (
 	"github.com/botarena/arena/arena/host"
 )
 
-// genericGames are games whose every action field at its first value (an enum's first value after
-// UNSPECIFIED, any other field's default) is always legal, so a bot with no per-game code
-// plays them without a fault: dynamite's rock, bidding's bid of 0.
+// genericGames are games whose every action field at its first value (an enum's first value
+// after UNSPECIFIED, any other field's default) is always legal, so a bot with no per-game code
+// plays them without a fault: dynamite's rock. (Bidding's bid of 0 is not: the least bid is 1.)
 var genericGames = []struct {
 	name, house string
 	params      map[string]string
 }{
 	{"dynamite", "bots/dynamite/cmd/paper", map[string]string{"target": "50", "rounds": "150"}},
-	{"bidding", "bots/bidding/cmd/random", map[string]string{"games": "5"}},
 }
 
 // TestGenericPathPlaysAnyGame: in the Go, Python, JavaScript and TypeScript kits a bot with no

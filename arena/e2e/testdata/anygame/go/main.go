@@ -1,6 +1,6 @@
 // Command anygame plays every game with no per-game code (sdk/anygame): each move it answers
 // the game's action with every enum field at its first value after UNSPECIFIED (dynamite's
-// rock) and every other field at its default (a bid of 0).
+// rock) and every other field at its default.
 package main
 
 import (
