@@ -1,6 +1,6 @@
 """Plays every game with no per-game code (arena_sdk.anygame): each move it answers the game's
 action with every enum field at its first value after UNSPECIFIED (dynamite's rock) and every
-other field at its default (a bid of 0)."""
+other field at its default."""
 
 from arena_sdk import anygame
 
