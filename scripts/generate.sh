@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Regenerates every generated file from proto/: Go (committed beside the protos) and Python
-# (committed in the Python SDK). Tools are pinned: buf's prebuilt binary in tools/buf (npm's
-# lockfile, scripts/buf.sh), the Go plugins as `tool` lines in tools/go.mod (buf.gen.yaml runs
-# them with `go tool`, whose executables the Go build cache keeps, so they are compiled once, not
-# on every run), grpcio-tools below.
+# Regenerates every generated file from proto/: Go (committed beside the protos), Python
+# (committed in the Python SDK) and every kit's wire tables (internal/kitgen). Tools are
+# pinned: buf's prebuilt binary in tools/buf (npm's lockfile, scripts/buf.sh), the Go plugins
+# as `tool` lines in tools/go.mod (buf.gen.yaml runs them with `go tool`, whose executables the
+# Go build cache keeps, so they are compiled once, not on every run), grpcio-tools below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GRPC_TOOLS_VERSION=1.85.1
@@ -33,4 +33,7 @@ touch "$out/__init__.py" "$out/arena/__init__.py" "$out/arena/v1/__init__.py" "$
 # The TypeScript native kit loads the .proto files at start-up: it carries an exact copy.
 rm -f examples/typescript/proto/arena/v1/*.proto
 cp proto/arena/v1/*.proto examples/typescript/proto/arena/v1/
-echo "generated: proto/arena/v1/*.pb.go, $out, examples/typescript/proto"
+# Every kit's wire tables (games, enums, messages) and the TypeScript kit's message types, read
+# from the Go descriptors just generated (internal/kitgen).
+go run ./internal/kitgen/cmd/kitgen -root .
+echo "generated: proto/arena/v1/*.pb.go, $out, examples/typescript/proto, the kits' wire tables (internal/kitgen)"

@@ -119,12 +119,12 @@ fi
 
 step "generated code is fresh (scripts/generate.sh)"
 scripts/generate.sh >/dev/null
-if ! git diff --exit-code --stat -- proto sdk/python/src/arena_sdk/_pb examples/typescript/proto; then
+if ! git diff --exit-code --stat -- proto sdk/python/src/arena_sdk/_pb examples/typescript/proto sdk/anygame sdk/python/src/arena_sdk/_wire.py sdk/javascript/lib/wire.js examples/typescript/src/arena/types.ts sdk/rust/src/tables.rs sdk/java/arena/Tables.java sdk/cpp/arena/tables.hpp; then
   echo "generated code is stale: run scripts/generate.sh and commit the result" >&2
   exit 1
 fi
-if [ -n "$(git status --porcelain -- proto sdk/python/src/arena_sdk/_pb examples/typescript/proto)" ]; then
-  git status --porcelain -- proto sdk/python/src/arena_sdk/_pb examples/typescript/proto
+if [ -n "$(git status --porcelain -- proto sdk/python/src/arena_sdk/_pb examples/typescript/proto sdk/anygame sdk/python/src/arena_sdk/_wire.py sdk/javascript/lib/wire.js examples/typescript/src/arena/types.ts sdk/rust/src/tables.rs sdk/java/arena/Tables.java sdk/cpp/arena/tables.hpp)" ]; then
+  git status --porcelain -- proto sdk/python/src/arena_sdk/_pb examples/typescript/proto sdk/anygame sdk/python/src/arena_sdk/_wire.py sdk/javascript/lib/wire.js examples/typescript/src/arena/types.ts sdk/rust/src/tables.rs sdk/java/arena/Tables.java sdk/cpp/arena/tables.hpp
   echo "generated files are missing from git: run scripts/generate.sh and commit the result" >&2
   exit 1
 fi

@@ -189,16 +189,7 @@ function play(make) {
     name: GAME,
     houseBot: HOUSE_BOT,
     open(req, s) {
-      const setup = Object.freeze({
-        ...c.seatInfo(req),
-        artistsNum: c.int(c.field(s, "artistsNum")),
-        requiredCount: c.int(c.field(s, "requiredCount")),
-        auctionItems: Object.freeze(c.list(c.field(s, "auctionItems")).map(c.str)),
-        playerCount: c.int(c.field(s, "playerCount")),
-        playerNames: Object.freeze(c.list(c.field(s, "playerNames")).map(c.str)),
-        ownName: c.str(c.field(s, "ownName")),
-        startMoney: c.int(c.field(s, "startMoney")),
-      });
+      const setup = c.setupOf(GAME, req, s);
       return new Seat(c.makePlayer(GAME, make, setup, ["bid"]), setup);
     },
   });

@@ -13,6 +13,7 @@
 // `state.opponentBids` hold the bids of the current game only.
 
 const c = require("./common");
+const { ENUMS } = require("./wire");
 
 const GAME = "bidding";
 const HOUSE_BOT = "bots/bidding/cmd/random";
@@ -22,7 +23,7 @@ const HOUSE_BOT = "bots/bidding/cmd/random";
 /** The sides. A holds the draw advantage first. */
 const Side = Object.freeze({ UNKNOWN: "", A: "A", B: "B" });
 const SIDES = ["", "A", "B"];
-const SIDE_NAMES = c.enumNames(["BIDDING_PLAYER_UNSPECIFIED", "BIDDING_PLAYER_A", "BIDDING_PLAYER_B"]);
+const SIDE_NAMES = c.enumNames(ENUMS.BiddingPlayer);
 
 /**
  * @typedef {Object} BiddingFields
@@ -144,7 +145,7 @@ class Seat {
     st.game = game;
     st.newGame = newGame;
     st.round = round;
-    st.side = SIDES[c.enumOf(c.field(o, "player"), SIDE_NAMES, 3)];
+    st.side = SIDES[c.enumOf(c.field(o, "player"), SIDE_NAMES, ENUMS.BiddingPlayer.length)];
     st.ownMoney = c.int(c.field(o, "ownMoney"));
     st.opponentMoney = c.int(c.field(o, "opponentMoney"));
     st.startMoney = c.int(c.field(o, "startMoney"));
@@ -188,14 +189,7 @@ function play(make) {
     name: GAME,
     houseBot: HOUSE_BOT,
     open(req, s) {
-      const setup = Object.freeze({
-        ...c.seatInfo(req),
-        games: c.int(c.field(s, "games")),
-        startMoney: c.int(c.field(s, "startMoney")),
-        maxRounds: c.int(c.field(s, "maxRounds")),
-        ownName: c.str(c.field(s, "ownName")),
-        opponentName: c.str(c.field(s, "opponentName")),
-      });
+      const setup = c.setupOf(GAME, req, s);
       return new Seat(c.makePlayer(GAME, make, setup, ["bid"]), setup);
     },
   });

@@ -4,6 +4,7 @@
 
 const path = require("node:path");
 const { performance } = require("node:perf_hooks");
+const { ENUMS, GAME_MESSAGES, MESSAGES } = require("./wire");
 
 /** The kit's version, sent in DescribeResponse.sdk as "javascript/<VERSION>". */
 const VERSION = "0.1.0";
@@ -119,6 +120,68 @@ function put(o, k, v) {
   else o[k] = v;
 }
 
+// ---- any message, through the generated tables (lib/wire.js) -------------------------------
+
+/** Reads one value of a field's kind; `type` names the enum or message. */
+function value(kind, type, v) {
+  switch (kind) {
+    case "int32":
+    case "int64":
+    case "uint32":
+    case "uint64":
+      return int(v);
+    case "double":
+      return dbl(v);
+    case "bool":
+      return bool(v);
+    case "string":
+    case "bytes":
+      return str(v);
+    case "enum": {
+      const names = ENUMS[type];
+      return names[enumOf(v, enumIndex(type), names.length)];
+    }
+    default:
+      return isObj(v) ? decode(type, v) : null;
+  }
+}
+
+const enumIndexes = new Map();
+function enumIndex(type) {
+  let m = enumIndexes.get(type);
+  if (m === undefined) {
+    m = enumNames(ENUMS[type]);
+    enumIndexes.set(type, m);
+  }
+  return m;
+}
+
+/**
+ * The message `type` of a protojson object as a plain object with every field by its JSON
+ * name: what the host left out (a default) reads as its default, a malformed value as the
+ * default, a message field that is absent as null.
+ * @param {string} type a message name of MESSAGES
+ * @param {object} o the object read from the line
+ */
+function decode(type, o) {
+  const fields = MESSAGES[type];
+  if (fields === undefined) throw new TypeError(`the protocol has no message ${JSON.stringify(type)}`);
+  const out = {};
+  for (const f of fields) {
+    const v = field(o, f.json);
+    if (f.label === "repeated") {
+      out[f.json] = list(v).map((x) => value(f.kind, f.type, x));
+    } else if (f.label === "map") {
+      const m = {};
+      for (const [k, x] of Object.entries(obj(v))) put(m, k, value(f.kind, f.type, x));
+      out[f.json] = m;
+    } else {
+      out[f.json] = value(f.kind, f.type, v);
+    }
+  }
+  return out;
+}
+
 // ---- time ---------------------------------------------------------------------------------------
 
 /**
@@ -162,7 +225,7 @@ class Clock {
     this.deadlineMs = int(field(req, "deadlineMs"));
     this.deadline = now + this.deadlineMs;
     this.clockRemainingMs = int(field(req, "clockRemainingMs"));
-    this.cpuClock = enumOf(field(req, "clockMode"), CLOCK_MODE_NAMES, 3) === 2;
+    this.cpuClock = enumOf(field(req, "clockMode"), CLOCK_MODE_NAMES, ENUMS.ClockMode.length) === ENUMS.ClockMode.indexOf("CLOCK_MODE_CPU");
     // An older host sends no budget: its deadline is the budget.
     const budgetUs = int(field(req, "budgetUs"));
     this.budgetMs = budgetUs ? budgetUs / 1000 : this.deadlineMs;
@@ -171,7 +234,7 @@ class Clock {
   }
 }
 
-const CLOCK_MODE_NAMES = enumNames(["CLOCK_MODE_UNSPECIFIED", "CLOCK_MODE_WALL", "CLOCK_MODE_CPU"]);
+const CLOCK_MODE_NAMES = enumNames(ENUMS.ClockMode);
 
 /**
  * @typedef {Object} SeatInfo What every seat learns when it opens, whatever the game.
@@ -193,10 +256,20 @@ function seatInfo(req) {
   };
 }
 
+/**
+ * A game's setup: the SeatInfo fields of the StartRequest and the game's setup message `s`,
+ * every field by its JSON name (lists frozen).
+ */
+function setupOf(game, req, s) {
+  const setup = { ...seatInfo(req), ...decode(GAME_MESSAGES[game].setup, s) };
+  for (const [k, v] of Object.entries(setup)) if (Array.isArray(v)) setup[k] = Object.freeze(v);
+  return Object.freeze(setup);
+}
+
 /** A seat's result in a finished match (EndRequest.result). */
 const Result = Object.freeze({ UNSPECIFIED: "UNSPECIFIED", WIN: "WIN", LOSS: "LOSS", DRAW: "DRAW" });
 const RESULTS = ["UNSPECIFIED", "WIN", "LOSS", "DRAW"];
-const RESULT_NAMES = enumNames(["RESULT_UNSPECIFIED", "RESULT_WIN", "RESULT_LOSS", "RESULT_DRAW"]);
+const RESULT_NAMES = enumNames(ENUMS.Result);
 
 /**
  * @template S
@@ -209,7 +282,7 @@ const RESULT_NAMES = enumNames(["RESULT_UNSPECIFIED", "RESULT_WIN", "RESULT_LOSS
 /** The Outcome of an EndRequest. */
 function outcomeOf(req, state) {
   return Object.freeze({
-    result: RESULTS[enumOf(field(req, "result"), RESULT_NAMES, 4)],
+    result: RESULTS[enumOf(field(req, "result"), RESULT_NAMES, ENUMS.Result.length)],
     score: dbl(field(req, "score")),
     state,
   });
@@ -329,6 +402,8 @@ module.exports = {
   enumNames,
   put,
   seatInfo,
+  setupOf,
+  decode,
   outcomeOf,
   makePlayer,
   callHook,

@@ -11,6 +11,7 @@
 // from this player's point of view (`own` is its throw, `opponent` the other's).
 
 const c = require("./common");
+const { ENUMS } = require("./wire");
 
 const GAME = "dynamite";
 const HOUSE_BOT = "bots/dynamite/cmd/paper";
@@ -25,8 +26,7 @@ const WATER = "W";
 /** The five legal throws. */
 const MOVES = Object.freeze(["R", "P", "S", "D", "W"]);
 
-const WIRE = ["DYNAMITE_MOVE_UNSPECIFIED", "DYNAMITE_MOVE_ROCK", "DYNAMITE_MOVE_PAPER", "DYNAMITE_MOVE_SCISSORS",
-  "DYNAMITE_MOVE_DYNAMITE", "DYNAMITE_MOVE_WATER"];
+const WIRE = ENUMS.DynamiteMove;
 const WIRE_NAMES = c.enumNames(WIRE);
 const FROM_WIRE = ["", "R", "P", "S", "D", "W"];
 const TO_WIRE = new Map([["R", WIRE[1]], ["P", WIRE[2]], ["S", WIRE[3]], ["D", WIRE[4]], ["W", WIRE[5]]]);
@@ -105,10 +105,10 @@ class Seat {
   observe(o) {
     const st = this.state;
     const rnd = c.int(c.field(o, "round"));
-    const own = c.enumOf(c.field(o, "lastOwn"), WIRE_NAMES, 6);
+    const own = c.enumOf(c.field(o, "lastOwn"), WIRE_NAMES, WIRE.length);
     // Append the previous round once, even if a request is ever repeated.
     if (rnd > st.rounds.length + 1 && own !== 0) {
-      st.rounds.push(Object.freeze({ own: FROM_WIRE[own], opponent: FROM_WIRE[c.enumOf(c.field(o, "lastOpponent"), WIRE_NAMES, 6)] }));
+      st.rounds.push(Object.freeze({ own: FROM_WIRE[own], opponent: FROM_WIRE[c.enumOf(c.field(o, "lastOpponent"), WIRE_NAMES, WIRE.length)] }));
     }
     st.round = rnd;
     st.ownScore = c.int(c.field(o, "ownScore"));
@@ -148,12 +148,7 @@ function play(make) {
     name: GAME,
     houseBot: HOUSE_BOT,
     open(req, s) {
-      const setup = Object.freeze({
-        ...c.seatInfo(req),
-        targetScore: c.int(c.field(s, "targetScore")),
-        maxRounds: c.int(c.field(s, "maxRounds")),
-        dynamitePerPlayer: c.int(c.field(s, "dynamitePerPlayer")),
-      });
+      const setup = c.setupOf(GAME, req, s);
       return new Seat(c.makePlayer(GAME, make, setup, ["move"]), setup);
     },
   });

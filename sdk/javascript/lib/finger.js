@@ -13,6 +13,7 @@
 // holds the moves of the current game only, with who made each one.
 
 const c = require("./common");
+const { ENUMS } = require("./wire");
 
 const GAME = "finger";
 const HOUSE_BOT = "bots/finger/cmd/random";
@@ -55,8 +56,7 @@ const Move = Object.freeze({
 // Attacking and target hand of each hit (0 left, 1 right).
 const HANDS = new Map([[LEFT_TO_LEFT, [0, 0]], [LEFT_TO_RIGHT, [0, 1]], [RIGHT_TO_LEFT, [1, 0]], [RIGHT_TO_RIGHT, [1, 1]]]);
 
-const WIRE = ["FINGER_MOVE_UNSPECIFIED", "FINGER_MOVE_LEFT_TO_LEFT", "FINGER_MOVE_LEFT_TO_RIGHT", "FINGER_MOVE_RIGHT_TO_LEFT",
-  "FINGER_MOVE_RIGHT_TO_RIGHT", "FINGER_MOVE_SWITCH"];
+const WIRE = ENUMS.FingerMove;
 const WIRE_NAMES = c.enumNames(WIRE);
 const SWITCH_WIRE = 5;
 const HIT_OF_WIRE = [undefined, LEFT_TO_LEFT, LEFT_TO_RIGHT, RIGHT_TO_LEFT, RIGHT_TO_RIGHT];
@@ -158,7 +158,7 @@ class State extends c.Clock {
  */
 
 function fromWire(a) {
-  const m = c.enumOf(c.field(a, "move"), WIRE_NAMES, 6);
+  const m = c.enumOf(c.field(a, "move"), WIRE_NAMES, WIRE.length);
   const hit = HIT_OF_WIRE[m];
   return hit !== undefined ? hit : new Switch(c.int(c.field(a, "switchLeft")), c.int(c.field(a, "switchRight")));
 }
@@ -262,13 +262,7 @@ function play(make) {
     name: GAME,
     houseBot: HOUSE_BOT,
     open(req, s) {
-      const setup = Object.freeze({
-        ...c.seatInfo(req),
-        games: c.int(c.field(s, "games")),
-        maxRounds: c.int(c.field(s, "maxRounds")),
-        ownName: c.str(c.field(s, "ownName")),
-        opponentName: c.str(c.field(s, "opponentName")),
-      });
+      const setup = c.setupOf(GAME, req, s);
       return new Seat(c.makePlayer(GAME, make, setup, ["move"]), setup);
     },
   });

@@ -17,4 +17,6 @@ module.exports = {
   bidding: require("./bidding"),
   auction: require("./auction"),
   realtv: require("./realtv"),
+  anygame: require("./anygame"),
+  wire: require("./wire"),
 };

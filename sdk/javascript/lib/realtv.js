@@ -17,6 +17,7 @@
 // yourself, for a player who is not active, or not voting in the first vote is betrayal.
 
 const c = require("./common");
+const { ENUMS } = require("./wire");
 
 const GAME = "realtv";
 const HOUSE_BOT = "bots/realtv/cmd/likesthemstrong";
@@ -35,7 +36,7 @@ const DIFFICULTY_B = -3;
 /** @typedef {"ELIMINATION"|"TIE"|"UNSPECIFIED"} DecisionName Which vote is asked for. */
 const Decision = Object.freeze({ UNSPECIFIED: "UNSPECIFIED", ELIMINATION: "ELIMINATION", TIE: "TIE" });
 const DECISIONS = ["UNSPECIFIED", "ELIMINATION", "TIE"];
-const DECISION_NAMES = c.enumNames(["REALTV_DECISION_UNSPECIFIED", "REALTV_DECISION_ELIMINATION", "REALTV_DECISION_TIE"]);
+const DECISION_NAMES = c.enumNames(ENUMS.RealtvDecision);
 
 /**
  * @typedef {Object} Votes A player's votes of one day on the current island (ids as given; "" when none).
@@ -194,7 +195,7 @@ class Seat {
 
   observe(o) {
     const st = this.state;
-    st.decision = DECISIONS[c.enumOf(c.field(o, "decision"), DECISION_NAMES, 3)];
+    st.decision = DECISIONS[c.enumOf(c.field(o, "decision"), DECISION_NAMES, ENUMS.RealtvDecision.length)];
     st.islandIndex = c.int(c.field(o, "islandIndex"));
     st.day = c.int(c.field(o, "day"));
     const g = c.obj(c.field(o, "game"));
@@ -239,15 +240,7 @@ function play(make) {
     name: GAME,
     houseBot: HOUSE_BOT,
     open(req, s) {
-      const setup = Object.freeze({
-        ...c.seatInfo(req),
-        id: c.str(c.field(s, "id")),
-        name: c.str(c.field(s, "name")),
-        strength: c.int(c.field(s, "strength")),
-        phases: c.int(c.field(s, "phases")),
-        playersPerIsland: c.int(c.field(s, "playersPerIsland")),
-        instance: c.int(c.field(s, "instance")),
-      });
+      const setup = c.setupOf(GAME, req, s);
       return new Seat(c.makePlayer(GAME, make, setup, ["voteForElimination", "voteForTie"]), setup);
     },
   });

@@ -5,8 +5,8 @@
 
 const { performance } = require("node:perf_hooks");
 const c = require("./common");
+const { GAMES } = require("./wire");
 
-const GAMES = ["dynamite", "finger", "bidding", "auction", "realtv"];
 const EXCEPTION = "BOT_ERROR_KIND_EXCEPTION";
 const INVALID = "BOT_ERROR_KIND_INVALID_ANSWER";
 const EMPTY_ANSWER = "{}";

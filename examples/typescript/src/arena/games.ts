@@ -20,6 +20,7 @@ import type {
   RealtvSetup,
   StartRequest,
 } from "./types";
+import { MESSAGES } from "./types";
 
 /** What every seat has, whatever the game. */
 export abstract class SeatBase {
@@ -234,6 +235,54 @@ export class RealtvSeat extends SeatBase {
 }
 
 export type Seat = DynamiteSeat | FingerSeat | BiddingSeat | AuctionSeat | RealtvSeat;
+
+// ---- any game (the generic path) ----
+
+/**
+ * A seat of any game, for a bot with no per-game code (BotOptions.anyGame): the game's setup
+ * and latest observation as proto-loader hands them over (proto field names, every field).
+ */
+export class AnySeat extends SeatBase {
+  readonly game: GameName;
+  readonly setup: Record<string, unknown>;
+  obs: Record<string, unknown> = {};
+
+  constructor(start: StartRequest, game: GameName) {
+    super(start);
+    this.game = game;
+    this.setup = (start as unknown as Record<string, Record<string, unknown>>)[game] ?? {};
+  }
+
+  apply(obs: Record<string, unknown>): void {
+    this.obs = obs;
+  }
+}
+
+/**
+ * An action object with proto field names, from one that may use JSON (lowerCamelCase) names
+ * as JSON-lines bots write them: the kit's messages are keepCase, where a JSON name would be
+ * dropped silently. Fields of neither name are kept, for the encoder to refuse.
+ */
+export function protoNames(type: string, v: unknown): unknown {
+  const fields = MESSAGES[type];
+  if (fields === undefined || v === null || typeof v !== "object" || Array.isArray(v)) return v;
+  const out: Record<string, unknown> = {};
+  for (const [k, x] of Object.entries(v as Record<string, unknown>)) {
+    const f = fields.find((f) => f.json === k || f.name === k);
+    if (f === undefined) {
+      out[k] = x;
+    } else if (f.kind !== "message") {
+      out[f.name] = x;
+    } else if (f.label === "repeated" && Array.isArray(x)) {
+      out[f.name] = x.map((e) => protoNames(f.type, e));
+    } else if (f.label === "map" && x !== null && typeof x === "object") {
+      out[f.name] = Object.fromEntries(Object.entries(x).map(([mk, e]) => [mk, protoNames(f.type, e)]));
+    } else {
+      out[f.name] = protoNames(f.type, x);
+    }
+  }
+  return out;
+}
 
 /** The seat for a Start, or a reason to refuse it. */
 export function newSeat(start: StartRequest): Seat | string {

@@ -10,7 +10,7 @@ import * as protoLoader from "@grpc/proto-loader";
 
 import { makeServerCert } from "./cert";
 import { LANE_NAME, laneSocket, serveLane, takeLaneFd } from "./lane";
-import { newSeat, AuctionSeat, BiddingSeat, DynamiteSeat, FingerSeat, RealtvSeat, Seat } from "./games";
+import { newSeat, protoNames, AnySeat, AuctionSeat, BiddingSeat, DynamiteSeat, FingerSeat, RealtvSeat, Seat } from "./games";
 import type {
   ActRequest,
   ActResponse,
@@ -26,7 +26,7 @@ import type {
   StartRequest,
   StartResponse,
 } from "./types";
-import { GAMES } from "./types";
+import { ENUMS, GAMES, GAME_MESSAGES } from "./types";
 
 export const SDK_VERSION = "typescript/0.1.0";
 export const PROTOCOL_VERSION = 1;
@@ -58,8 +58,15 @@ export interface BotOptions {
   author: string;
   version?: string;
   strategies: Strategies;
+  /**
+   * The generic path: plays every game of the protocol that has no strategy above, with no
+   * per-game code. It gets the seat (its game, setup and latest observation, proto field
+   * names) and returns the game's action object, as a JSON-lines bot writes it (proto or
+   * lowerCamelCase field names, enums by name).
+   */
+  anyGame?: (seat: AnySeat) => Maybe<Record<string, unknown>>;
   /** Called on End, after the final observation (if any) was applied to the seat. */
-  onEnd?: (seat: Seat, end: EndRequest) => void;
+  onEnd?: (seat: Seat | AnySeat, end: EndRequest) => void;
 }
 
 const PROTO_DIR = path.join(__dirname, "..", "..", "proto");
@@ -67,20 +74,9 @@ const PROTO_DIR = path.join(__dirname, "..", "..", "proto");
 /** Thrown by a strategy's answer check: charged as garbage (INVALID_ANSWER), not a crash. */
 class InvalidAnswer extends Error {}
 
-const DYNAMITE_MOVES = new Set<string>([
-  "DYNAMITE_MOVE_ROCK",
-  "DYNAMITE_MOVE_PAPER",
-  "DYNAMITE_MOVE_SCISSORS",
-  "DYNAMITE_MOVE_DYNAMITE",
-  "DYNAMITE_MOVE_WATER",
-]);
-const FINGER_MOVES = new Set<string>([
-  "FINGER_MOVE_LEFT_TO_LEFT",
-  "FINGER_MOVE_LEFT_TO_RIGHT",
-  "FINGER_MOVE_RIGHT_TO_LEFT",
-  "FINGER_MOVE_RIGHT_TO_RIGHT",
-  "FINGER_MOVE_SWITCH",
-]);
+// Every move but UNSPECIFIED, from the generated enum tables.
+const DYNAMITE_MOVES = new Set<string>(ENUMS.DynamiteMove.slice(1));
+const FINGER_MOVES = new Set<string>(ENUMS.FingerMove.slice(1));
 
 function oneLine(s: string, max = 1000): string {
   const line = s.replace(/[\r\n]+/g, " ").trim();
@@ -97,7 +93,7 @@ function botError(kind: BotError["kind"], err: unknown): BotError {
 }
 
 export class Bot {
-  private readonly seats = new Map<string, Seat>();
+  private readonly seats = new Map<string, Seat | AnySeat>();
   /** lanes: the move channels announced in Describe besides gRPC (the fast lane, when offered). */
   constructor(
     private readonly opts: BotOptions,
@@ -109,7 +105,7 @@ export class Bot {
   }
 
   games(): GameName[] {
-    return GAMES.filter((g) => this.opts.strategies[g] !== undefined);
+    return GAMES.filter((g) => this.opts.strategies[g] !== undefined || this.opts.anyGame !== undefined);
   }
 
   describe(_req: DescribeRequest): DescribeResponse {
@@ -124,6 +120,11 @@ export class Bot {
   }
 
   start(req: StartRequest): StartResponse {
+    const game = GAMES.find((g) => g === req.setup);
+    if (game !== undefined && this.opts.strategies[game] === undefined && this.opts.anyGame !== undefined) {
+      this.seats.set(Bot.key(req.match_id, req.seat), new AnySeat(req, game));
+      return {};
+    }
     const seat = newSeat(req);
     if (typeof seat === "string") return { error: seat };
     if (this.opts.strategies[seat.game] === undefined) return { error: `this bot does not play "${seat.game}"` };
@@ -141,6 +142,14 @@ export class Bot {
         throw new InvalidAnswer(`a ${req.observation ?? "missing"} observation for a ${seat.game} seat`);
       }
       seat.beginMove(req, arrivedAt);
+      if (seat instanceof AnySeat) {
+        seat.apply((req as unknown as Record<string, Record<string, unknown>>)[seat.game]);
+        const action = await this.opts.anyGame!(seat);
+        if (action === null || typeof action !== "object" || Array.isArray(action)) {
+          throw new InvalidAnswer(`not a ${GAME_MESSAGES[seat.game].action} object: ${JSON.stringify(action)}`);
+        }
+        return { step, [seat.game]: protoNames(GAME_MESSAGES[seat.game].action, action) } as ActResponse;
+      }
       const s = this.opts.strategies;
       switch (seat.game) {
         case "dynamite": {
@@ -191,7 +200,9 @@ export class Bot {
     this.seats.delete(key);
     if (!seat) return;
     try {
-      if (req.observation === seat.game) {
+      if (seat instanceof AnySeat) {
+        if (req.observation === seat.game) seat.apply((req as unknown as Record<string, Record<string, unknown>>)[seat.game]);
+      } else if (req.observation === seat.game) {
         // The final observation (dynamite, auction) reports the last round like any other.
         switch (seat.game) {
           case "dynamite":

@@ -63,7 +63,7 @@ class BotServicer(bot_pb2_grpc.BotServiceServicer):
         self._lanes = list(lanes)
         self._seats: dict[tuple[str, int], Seat] = {}
         self._mu = threading.Lock()
-        self._seat_classes = {g: games.seat_class(g) for g in bot.entries}
+        self._seat_classes = {g: e.seat or games.seat_class(g) for g, e in bot.entries.items()}
 
     # -- BotService -------------------------------------------------------------------------
 

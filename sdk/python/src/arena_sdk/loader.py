@@ -29,7 +29,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any, Callable, Sequence
 
-from arena_sdk import games
+from arena_sdk import _wire, games
 
 __all__ = ["BotFile", "Entry", "Detector", "NativeDetector", "DETECTORS", "DETECTOR_MODULES", "register_detector",
            "load", "LoadedBot", "LoadError"]
@@ -71,6 +71,8 @@ class Entry:
     version: str = ""
     #: Which detector found it, for messages.
     style: str = "native"
+    #: The seat class that plays it; None for the game module's own (games.seat_class).
+    seat: type | None = None
 
 
 @dataclass
@@ -288,7 +290,7 @@ def load(spec: str) -> LoadedBot:
 
 def _add(loaded: LoadedBot, entries: Sequence[Entry]) -> None:
     for e in entries:
-        if e.game not in games.SIGNATURES:
+        if e.game not in _wire.GAMES:
             raise LoadError(f"unknown game {e.game!r} for bot {e.name}")
         if e.game in loaded.entries and loaded.entries[e.game].make is not e.make:
             raise LoadError(f"{loaded.file.path.name} defines two {e.game} bots "
