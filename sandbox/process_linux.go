@@ -379,6 +379,10 @@ func (p *Process) Usage() Usage {
 // open); ok is false when no cgroup measures it. A move clock polls it.
 func (p *Process) CPUTime() (cpu time.Duration, ok bool) { return p.cg.cpu() }
 
+// CountsCPU reports whether a cgroup counts the tree's CPU time (CPUTime can be read), without
+// reading it: a move asks this before every move, and the reading is the costly part.
+func (p *Process) CountsCPU() bool { return p.cg != nil && p.cg.cpuF != nil }
+
 // Snapshot reads the tree's CPU time and memory now; it costs a couple of small reads, so a
 // host can take one before and after every move.
 func (p *Process) Snapshot() Snapshot {

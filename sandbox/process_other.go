@@ -256,6 +256,9 @@ func (p *Process) Snapshot() Snapshot { return Snapshot{At: time.Now()} }
 // CPUTime is not measured here: there are no cgroups.
 func (p *Process) CPUTime() (time.Duration, bool) { return 0, false }
 
+// CountsCPU is false here: there are no cgroups.
+func (p *Process) CountsCPU() bool { return false }
+
 // Limits in force.
 func (p *Process) Limits() Limits { return p.limits }
 

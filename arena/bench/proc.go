@@ -10,11 +10,11 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/botarena/arena/arena/botspec"
 	"github.com/botarena/arena/arena/host"
+	"github.com/botarena/arena/internal/selfcpu"
 )
 
 // launcher starts the bench's bots, building Go ones once.
@@ -176,10 +176,4 @@ func cpuTime(pid int) time.Duration {
 }
 
 // selfCPU is the host's own CPU time (all threads).
-func selfCPU() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
+func selfCPU() time.Duration { return selfcpu.Used() }

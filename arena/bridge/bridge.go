@@ -53,11 +53,11 @@ type Program struct {
 // Start starts argv with env, stdin and stdout piped to the bridge and stderr to log (the
 // bot's log, which the host reads).
 func Start(argv, env []string, log *os.File) (*Program, error) {
-	inR, inW, err := os.Pipe()
+	inR, inW, err := pipe()
 	if err != nil {
 		return nil, err
 	}
-	outR, outW, err := os.Pipe()
+	outR, outW, err := pipe()
 	if err != nil {
 		inR.Close()
 		inW.Close()
@@ -136,17 +136,21 @@ func (p *Program) Call(req *arenav1.StdioRequest, resp proto.Message) error {
 		return p.gone()
 	}
 	text, err := p.readLine()
-	name := withArticle(string(resp.ProtoReflect().Descriptor().Name()))
 	switch {
 	case errors.Is(err, errTooLong):
-		return &badLine{fmt.Sprintf("stdout line %d is over %d KiB, so it is not %s (one compact JSON object per line)", p.lines, MaxLine>>10, name)}
+		return &badLine{fmt.Sprintf("stdout line %d is over %d KiB, so it is not %s (one compact JSON object per line)", p.lines, MaxLine>>10, messageName(resp))}
 	case err != nil:
 		return p.gone()
 	}
 	if err := unmarshal.Unmarshal(text, resp); err != nil {
-		return &badLine{fmt.Sprintf("stdout line %d is not %s: %v: %s", p.lines, name, err, quote(text))}
+		return &badLine{fmt.Sprintf("stdout line %d is not %s: %v: %s", p.lines, messageName(resp), err, quote(text))}
 	}
 	return nil
+}
+
+// messageName is "an ActResponse", "a StartResponse": what a bad line should have been.
+func messageName(m proto.Message) string {
+	return withArticle(string(m.ProtoReflect().Descriptor().Name()))
 }
 
 // readLine reads one line of at most MaxLine bytes without its line end. The text is valid

@@ -16,6 +16,7 @@ import (
 
 	"google.golang.org/protobuf/proto"
 
+	"github.com/botarena/arena/internal/selfcpu"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 	"github.com/botarena/arena/sdk/handshake"
 )
@@ -269,9 +270,13 @@ func BenchmarkCall(b *testing.B) {
 	p, _ := start(b, "plain")
 	h := &Handler{P: p}
 	req, resp := act(1), &arenav1.ActResponse{}
+	cpu0 := selfcpu.Used()
 	b.ResetTimer()
 	for i := range b.N {
 		req.Step = int64(i + 1)
 		h.act(req, resp)
 	}
+	b.StopTimer()
+	// The bridge's own CPU (wall time on a loaded machine is mostly waiting for a core).
+	b.ReportMetric(float64(selfcpu.Used()-cpu0)/float64(b.N), "bridge-cpu-ns/op")
 }

@@ -2,11 +2,11 @@ package host_test
 
 import (
 	"context"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/botarena/arena/arena/host"
+	"github.com/botarena/arena/internal/selfcpu"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 )
 
@@ -32,7 +32,7 @@ func benchAct(b *testing.B, grpc bool) {
 		b.Fatal(err)
 	}
 	req := &arenav1.ActRequest{MatchId: "b", Observation: &arenav1.ActRequest_Dynamite{Dynamite: &arenav1.DynamiteObservation{Round: 1}}}
-	cpu0 := hostCPU()
+	cpu0 := selfcpu.Used()
 	b.ResetTimer()
 	for i := range b.N {
 		req.Step = int64(i + 1)
@@ -41,12 +41,5 @@ func benchAct(b *testing.B, grpc bool) {
 		}
 	}
 	b.StopTimer()
-	b.ReportMetric(float64(hostCPU()-cpu0)/float64(b.N), "host-cpu-ns/op")
-}
-
-// hostCPU is this process's CPU time so far, every thread.
-func hostCPU() time.Duration {
-	var ru syscall.Rusage
-	_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	b.ReportMetric(float64(selfcpu.Used()-cpu0)/float64(b.N), "host-cpu-ns/op")
 }

@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -161,15 +162,21 @@ func (w *clockWatch) answerPending(f func() bool) {
 	w.mu.Unlock()
 }
 
-// begin arms the watch for a move charged from CPU reading c0.
-func (w *clockWatch) begin(proc *sandbox.Process, c0, limit, cap time.Duration, stop func()) {
+// begin arms the watch for a move charged from CPU reading c0. A transport that calls written
+// (tells) needs no CPU reading here: the bot has started once its request is written, and
+// the move then costs the one reading at its end.
+func (w *clockWatch) begin(proc *sandbox.Process, c0, limit, cap time.Duration, stop func(), tells bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.timer == nil {
 		w.timer = time.AfterFunc(time.Hour, w.poll)
 	}
 	w.proc, w.stop, w.t0, w.c0, w.limit, w.cap = proc, stop, time.Now(), c0, limit, cap
-	w.cBegin, _ = proc.CPUTime()
+	if tells {
+		w.cBegin = math.MaxInt64 // started only by written
+	} else {
+		w.cBegin, _ = proc.CPUTime()
+	}
 	w.stall = cap * StallFactor
 	w.armed, w.based, w.runq, w.rq0, w.rq, w.w0, w.cause = true, false, true, 0, 0, 0, CauseNone
 	w.started, w.hostLag, w.over = false, 0, false
@@ -354,8 +361,7 @@ func (b *Bot) MeasuresCPU() bool {
 	if b.rn == nil || b.rn.proc == nil {
 		return false
 	}
-	_, ok := b.rn.proc.CPUTime()
-	return ok
+	return b.rn.proc.CountsCPU()
 }
 
 // ActCPU sends one request and waits for the answer while the bot's CPU time, counted from its
@@ -373,7 +379,7 @@ func (s *Seat) ActCPU(req *arenav1.ActRequest, cpu, wall time.Duration) (*arenav
 		return s.actLane(req, cpu, wall, true)
 	}
 	proc := s.bot.rn.proc
-	s.watch.begin(proc, s.bot.mark.get(proc), cpu, wall, s.expire)
+	s.watch.begin(proc, s.bot.mark.get(proc), cpu, wall, s.expire, false)
 	s.in.Act = req
 	err := s.stream.Send(&s.in)
 	var out *arenav1.ActStreamResponse

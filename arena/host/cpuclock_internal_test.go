@@ -32,7 +32,7 @@ func watchMove(t *testing.T, proc *sandbox.Process, written bool) MoveUsage {
 	var w clockWatch
 	stopped := make(chan struct{})
 	c0, _ := proc.CPUTime()
-	w.begin(proc, c0, limit, 3*limit, func() { close(stopped) })
+	w.begin(proc, c0, limit, 3*limit, func() { close(stopped) }, written)
 	if written {
 		w.written()
 	}

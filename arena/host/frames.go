@@ -13,6 +13,8 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/credentials/insecure"
+
+	"github.com/botarena/arena/sdk/handshake"
 )
 
 // Bounds on the HTTP/2 control frames a bot sends on its gRPC connection. grpc-go answers every
@@ -70,7 +72,7 @@ func (g *guardCreds) ClientHandshake(ctx context.Context, authority string, raw 
 	if err != nil {
 		return nil, nil, err
 	}
-	return &frameGuard{Conn: c, flood: g.flood, start: time.Now(), out: frameCounter{skip: http2Preface}}, info, nil
+	return &frameGuard{Conn: c, flood: g.flood, start: time.Now(), out: handshake.HTTP2Splitter{Skip: http2Preface}}, info, nil
 }
 
 func (g *guardCreds) ServerHandshake(net.Conn) (net.Conn, credentials.AuthInfo, error) {
@@ -91,12 +93,12 @@ type frameGuard struct {
 	flood func(why string)
 	start time.Time
 	// in is only touched by gRPC's one reader; out and calls by its writers, under mu.
-	in      frameCounter
+	in      handshake.HTTP2Splitter
 	control int64
 	last    http2.FrameType
 	tripped bool
 	mu      sync.Mutex
-	out     frameCounter
+	out     handshake.HTTP2Splitter
 	calls   int64
 }
 
@@ -105,7 +107,7 @@ func (g *frameGuard) Read(p []byte) (int, error) {
 		return 0, errFlood
 	}
 	n, err := g.Conn.Read(p)
-	g.in.feed(p[:n], g.inFrame)
+	g.in.Feed(p[:n], g.inFrame)
 	if g.tripped {
 		return 0, errFlood
 	}
@@ -114,25 +116,25 @@ func (g *frameGuard) Read(p []byte) (int, error) {
 
 func (g *frameGuard) Write(p []byte) (int, error) {
 	g.mu.Lock()
-	g.out.feed(p, g.outFrame)
+	g.out.Feed(p, g.outFrame)
 	g.mu.Unlock()
 	return g.Conn.Write(p)
 }
 
 // outFrame counts the host's call frames (under mu).
-func (g *frameGuard) outFrame(h frameHeader) {
-	if !h.control() {
+func (g *frameGuard) outFrame(h handshake.HTTP2Header) {
+	if !control(h) {
 		g.calls++
 	}
 }
 
 // inFrame counts one frame of the bot's and trips the guard when it is one too many.
-func (g *frameGuard) inFrame(h frameHeader) {
-	if !h.control() || g.tripped {
+func (g *frameGuard) inFrame(h handshake.HTTP2Header) {
+	if !control(h) || g.tripped {
 		return
 	}
 	g.control++
-	g.last = h.typ
+	g.last = h.Type
 	g.mu.Lock()
 	calls := g.calls
 	g.mu.Unlock()
@@ -149,57 +151,16 @@ func (g *frameGuard) inFrame(h frameHeader) {
 		g.control, g.last, age.Round(time.Millisecond), ControlBurst, ControlPerCall, calls, ControlPerSecond))
 }
 
-// frameHeader is what the guard reads of a frame.
-type frameHeader struct {
-	typ    http2.FrameType
-	flags  http2.Flags
-	length uint32
-}
-
 // control reports whether a frame carries no call: everything but HEADERS, CONTINUATION and
 // DATA with a payload or the end of a stream (grpc-go ends a stream with HEADERS).
-func (h frameHeader) control() bool {
-	switch h.typ {
+func control(h handshake.HTTP2Header) bool {
+	switch h.Type {
 	case http2.FrameHeaders, http2.FrameContinuation:
 		return false
 	case http2.FrameData:
-		return h.length == 0 && !h.flags.Has(http2.FlagDataEndStream)
+		return h.Length == 0 && !h.Flags.Has(http2.FlagDataEndStream)
 	}
 	return true
-}
-
-// frameCounter finds the frame headers in a byte stream fed in pieces of any size.
-type frameCounter struct {
-	// skip is what is left of the current frame's payload (or of the client preface).
-	skip   int
-	hdr    [9]byte
-	have   int
-	frames int64
-}
-
-func (c *frameCounter) feed(p []byte, each func(frameHeader)) {
-	for len(p) > 0 {
-		if c.skip > 0 {
-			k := min(c.skip, len(p))
-			c.skip -= k
-			p = p[k:]
-			continue
-		}
-		k := copy(c.hdr[c.have:], p)
-		c.have += k
-		p = p[k:]
-		if c.have < len(c.hdr) {
-			return
-		}
-		c.have = 0
-		h := frameHeader{length: uint32(c.hdr[0])<<16 | uint32(c.hdr[1])<<8 | uint32(c.hdr[2]),
-			typ: http2.FrameType(c.hdr[3]), flags: http2.Flags(c.hdr[4])}
-		c.skip = int(h.length)
-		c.frames++
-		if each != nil {
-			each(h)
-		}
-	}
 }
 
 // flooded stops a bot whose connection went over the bounds: the reason is recorded before

@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"golang.org/x/net/http2"
+
+	"github.com/botarena/arena/sdk/handshake"
 )
 
 // bufConn is a connection whose reads come from a buffer, in pieces of an awkward size so the
@@ -93,7 +95,7 @@ func TestFrameGuardLetsCallsAndEarnedFramesThrough(t *testing.T) {
 	})
 	c := &bufConn{piece: 5}
 	c.r.Reset(bot)
-	g := &frameGuard{Conn: c, start: time.Now(), out: frameCounter{skip: http2Preface}}
+	g := &frameGuard{Conn: c, start: time.Now(), out: handshake.HTTP2Splitter{Skip: http2Preface}}
 	if _, err := g.Write(append([]byte(http2.ClientPreface), host...)); err != nil {
 		t.Fatal(err)
 	}

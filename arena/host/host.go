@@ -618,7 +618,7 @@ func (b *Bot) OpenCPU(ctx context.Context, req *arenav1.StartRequest, cpu, wall 
 	c0, _ := proc.CPUTime()
 	sctx, cancel := context.WithCancel(ctx)
 	var w clockWatch
-	w.begin(proc, c0, cpu, wall, cancel)
+	w.begin(proc, c0, cpu, wall, cancel, false)
 	resp, err := b.svc.Start(sctx, req)
 	u := w.end()
 	cancel()

@@ -339,7 +339,7 @@ func (s *Seat) Post(req *arenav1.ActRequest, limit, wall time.Duration, byCPU bo
 	}
 	if m.byCPU {
 		proc := s.bot.rn.proc
-		s.watch.begin(proc, s.bot.mark.get(proc), limit, wall, m.stop)
+		s.watch.begin(proc, s.bot.mark.get(proc), limit, wall, m.stop, true)
 		m.t0 = s.watch.t0
 		m.deadline = m.t0.Add(wall*StallFactor + time.Second)
 	} else {

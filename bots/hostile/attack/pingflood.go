@@ -121,29 +121,15 @@ func (c *floodCreds) Clone() credentials.TransportCredentials {
 type floodConn struct {
 	net.Conn
 	mu sync.Mutex
-	// left is what remains of the frame gRPC is writing (header bytes count as -have).
-	left, have int
-	hdr        [9]byte
-	sent       atomic.Int64
+	// grpc follows the frames gRPC writes.
+	grpc handshake.HTTP2Splitter
+	sent atomic.Int64
 }
 
 func (c *floodConn) Write(p []byte) (int, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for q := p; len(q) > 0; {
-		if c.left > 0 {
-			k := min(c.left, len(q))
-			c.left -= k
-			q = q[k:]
-			continue
-		}
-		k := copy(c.hdr[c.have:], q)
-		c.have += k
-		q = q[k:]
-		if c.have == len(c.hdr) {
-			c.have, c.left = 0, int(c.hdr[0])<<16|int(c.hdr[1])<<8|int(c.hdr[2])
-		}
-	}
+	c.grpc.Feed(p, nil)
 	return c.Conn.Write(p)
 }
 
@@ -156,7 +142,7 @@ func (c *floodConn) flood() {
 	}
 	for {
 		c.mu.Lock()
-		between := c.left == 0 && c.have == 0
+		between := c.grpc.Between()
 		var err error
 		if between {
 			_, err = c.Conn.Write(batch.Bytes())
