@@ -1,4 +1,4 @@
-//go:build !arenadegraded
+//go:build linux && !arenadegraded
 
 package sandbox
 
@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/botarena/arena/internal/slack"
 )
 
 // arenaEnv makes the test binary act as a small arena that starts one sandbox and waits to
@@ -70,7 +72,7 @@ func TestArenaCrashLeavesNothingAndCleanupRemovesTheRest(t *testing.T) {
 		if len(f) > 3 {
 			cgDir = f[3]
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(slack.Of(t, 10*time.Second)):
 		t.Fatal("mini arena did not start its sandbox")
 	}
 	if len(processesOfUID(uid)) < 2 {
@@ -79,7 +81,7 @@ func TestArenaCrashLeavesNothingAndCleanupRemovesTheRest(t *testing.T) {
 	// The arena crashes.
 	_ = cmd.Process.Signal(syscall.SIGKILL)
 	_ = cmd.Wait()
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(slack.Of(t, 2*time.Second))
 	for {
 		_, err := os.Stat("/proc/" + strconv.Itoa(initPid))
 		left := processesOfUID(uid)

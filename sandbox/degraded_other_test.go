@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/botarena/arena/internal/slack"
 )
 
 // The degraded sandbox (macOS; on Linux with -tags arenadegraded, as scripts/test.sh runs it):
@@ -42,7 +44,7 @@ func TestDegradedKillAndWallTime(t *testing.T) {
 	}
 	select {
 	case <-p.Done():
-	case <-time.After(5 * time.Second):
+	case <-time.After(slack.Of(t, 5*time.Second)):
 		t.Fatal("the wall-time limit did not stop the process group")
 	}
 	if r := p.Reason(); r.Kind != KindTimeLimit {

@@ -1,4 +1,4 @@
-//go:build !arenadegraded
+//go:build linux && !arenadegraded
 
 package sandbox
 
@@ -150,7 +150,7 @@ func act(t *testing.T, a string, l Limits, edit ...func(*Spec)) (string, *Proces
 // either) and no process runs as the bot's uid.
 func assertNoLeftovers(t *testing.T, p *Process) {
 	t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
+	deadline := time.Now().Add(slack.Of(t, 2*time.Second))
 	for {
 		left := leftovers(p)
 		if len(left) == 0 {

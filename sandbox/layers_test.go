@@ -1,4 +1,4 @@
-//go:build !arenadegraded
+//go:build linux && !arenadegraded
 
 package sandbox
 
@@ -368,10 +368,13 @@ func TestCPULimits(t *testing.T) {
 		if r := p.Reason(); r.Kind != KindCPULimit {
 			t.Fatalf("reason %v", r)
 		}
-		// Stopped soon after it passed the limit (the watch ticks every 100ms, on 2 CPUs).
-		if u := p.Usage(); u.CPU < time.Second || u.CPU > 1600*time.Millisecond {
+		// Stopped soon after it passed the limit (the watch ticks every 100ms, on 2 CPUs; on a
+		// loaded machine the watch itself waits for a CPU while the spinners still get theirs).
+		u := p.Usage()
+		if u.CPU < time.Second {
 			t.Fatalf("cpu limit of 1s acted at %v", u.CPU)
 		}
+		slack.Within(t, "the cpu limit of 1s acting (in CPU time)", u.CPU, time.Second, 300*time.Millisecond)
 	})
 	t.Run("quota", func(t *testing.T) {
 		t.Parallel()

@@ -1,4 +1,4 @@
-//go:build !arenadegraded
+//go:build linux && !arenadegraded
 
 package sandbox
 

@@ -12,7 +12,7 @@
 # Time: the quick checks run first, one after another, so a stale file fails in seconds. Then
 # five independent lanes run at once, because much of their time is spent waiting (bots that
 # sleep, subprocesses, downloads, an emulated VM's two CPUs) rather than computing: the Go
-# lane in the foreground, and fresh.sh, the other languages, the macOS build and the VM leg in
+# lane in the foreground, and fresh.sh, the other languages, the macOS build (then the fuzz targets) and the VM leg in
 # the background, each into its own log, printed whole when it ends. Every step prints the seconds since the start; the end prints each
 # lane's time.
 # The tests' few wall-clock bounds stretch with ARENA_TEST_SLACK (internal/slack): raise it on
@@ -70,10 +70,26 @@ lane_languages() {
 # fills the CPU the Go tests leave while their bots sleep. Every package is compiled (go list
 # -export) but only the arena itself is linked: `go build ./...` linked each of the sixty-odd
 # bots and examples too: 206 CPU-seconds cold, against about 140 for this.
+# The sandbox's tests are vetted for macOS too (about 4 CPU-seconds once the packages are
+# compiled), so a Linux-only test file without its build tag fails here, not on a Mac.
 lane_macos() {
-  step "compile every package for macOS, link the arena (GOOS=darwin GOARCH=arm64)"
+  step "compile every package for macOS, link the arena, vet the sandbox's tests (GOOS=darwin GOARCH=arm64)"
   GOOS=darwin GOARCH=arm64 go list -export -f '{{.ImportPath}}' ./... >/dev/null
   GOOS=darwin GOARCH=arm64 go build -o /dev/null ./arena/cmd/arena
+  GOOS=darwin GOARCH=arm64 go vet ./sandbox
+
+  step "the degraded sandbox (what macOS gets), run here with -tags arenadegraded"
+  go test -count=1 -tags arenadegraded ./sandbox
+}
+
+# Fuzzing compiles its packages and all their dependencies again with coverage instrumentation
+# (about 130 CPU-seconds for these two, against under a minute of fuzzing), so it runs after
+# the macOS lane, in the time the Go tests' sleeping bots leave, instead of at the end of the Go
+# lane, the longest, where it lengthened the whole run by its full time.
+lane_fuzz() {
+  step "Go fuzz: the host's handling of bot answers, briefly"
+  go test -run='^$' -fuzz=FuzzBotAnswers -fuzztime=20s ./arena/hostile
+  go test -run='^$' -fuzz=FuzzTraceback -fuzztime=5s ./arena/bounded
 }
 
 # The sandbox where most users run it: cgroup v2 (systemd hosts, containers), in a VM booted
@@ -92,13 +108,6 @@ lane_go() {
 
   step "Go tests (all but arena/fairness, which runs alone at the end)"
   go test -count=1 -timeout 20m $(go list ./... | grep -v '/arena/fairness$')
-
-  step "the degraded sandbox (what macOS gets), run here with -tags arenadegraded"
-  go test -count=1 -tags arenadegraded ./sandbox
-
-  step "Go fuzz: the host's handling of bot answers, briefly"
-  go test -run='^$' -fuzz=FuzzBotAnswers -fuzztime=20s ./arena/hostile
-  go test -run='^$' -fuzz=FuzzTraceback -fuzztime=5s ./arena/bounded
 }
 
 if [ "${1:-}" = --lane ]; then
@@ -140,7 +149,7 @@ ARENA_CHROMIUM=$(scripts/chromium.sh); export ARENA_CHROMIUM # the browser tests
 ARENA_AXE=$(scripts/axe.sh); export ARENA_AXE # axe-core for the accessibility check (npm ci of tools/axe's lockfile)
 # The VM leg's qemu, kernel, busybox and virtme-ng (apt and pip, when missing): installed here,
 # before the lanes, so that no two apt-get runs overlap; a tool that cannot be had fails the run.
-lanes=(go fresh languages macos)
+lanes=(go fresh languages macos fuzz)
 if [ "${ARENA_VM_LEG:-0}" = 1 ]; then
   scripts/vm/install.sh
   lanes+=(vm)
@@ -160,11 +169,11 @@ run_lane() {
   fi
   echo "$rc $((SECONDS - start))" >"$logs/$l.status"
 }
-step "lanes ${lanes[*]:1} start in the background (their logs follow the Go lane's)"
+step "lanes ${lanes[*]:1} start in the background, fuzz after macos (their logs follow the Go lane's)"
 if [ "${ARENA_VM_LEG:-0}" = 1 ]; then run_lane vm & fi
 run_lane fresh &
 run_lane languages &
-run_lane macos &
+{ run_lane macos; run_lane fuzz; } &
 run_lane go
 step "waiting for the background lanes"
 wait

@@ -17,6 +17,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/botarena/arena/internal/selfcpu"
+	"github.com/botarena/arena/internal/slack"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 	"github.com/botarena/arena/sdk/handshake"
 )
@@ -197,7 +198,7 @@ func TestExit(t *testing.T) {
 	r := move(t, h, 2)
 	select {
 	case <-exited:
-	case <-time.After(5 * time.Second):
+	case <-time.After(slack.Of(t, 5*time.Second)):
 		t.Fatal("OnExit did not run")
 	}
 	if r.GetError().GetKind() != arenav1.BotErrorKind_BOT_ERROR_KIND_EXCEPTION || p.ExitCode() != 7 || !errors.Is(p.gone(), ErrExited) {

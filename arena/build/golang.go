@@ -170,6 +170,10 @@ func warmCache(o Options, tc Toolchain, kit Kit, store string) (dir string, fres
 	wo := o
 	wo.Limits.MemoryBytes = max(wo.Limits.MemoryBytes, 4<<30)
 	wo.Limits.DiskBytes = max(wo.Limits.DiskBytes, 4<<30)
+	// The arena's own code, so its CPU limit is what bounds it: the build's 10 minutes of wall
+	// time ran out on a machine at load 37 (about 60 CPU-seconds of compiling, stretched by
+	// the wait for a CPU), and then every Go bot of that machine failed to build.
+	wo.Limits.WallTime = max(wo.Limits.WallTime, time.Hour)
 	wo.OutputQuota = -1 // the arena's own code, outside the files store
 	s := step{
 		name: "warm the Go cache", bot: "the arena's Go source", path: "/bin/sh",

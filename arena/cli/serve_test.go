@@ -12,6 +12,7 @@ import (
 
 	"github.com/botarena/arena/arena/cli"
 	"github.com/botarena/arena/arena/server"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // TestServe starts arena serve on a free port over a new store, reads a page and an API call,
@@ -26,7 +27,7 @@ func TestServe(t *testing.T) {
 	done := make(chan error, 1)
 	go func() { done <- root.ExecuteContext(ctx) }()
 	var base string
-	for deadline := time.Now().Add(30 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(slack.Of(t, 30*time.Second)); base == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if m := regexp.MustCompile(`http://127\.0\.0\.1:\d+`).FindString(out.String()); m != "" {
 			base = m
 		}
@@ -52,7 +53,7 @@ func TestServe(t *testing.T) {
 		if err != nil {
 			t.Fatalf("serve ended with %v", err)
 		}
-	case <-time.After(30 * time.Second):
+	case <-time.After(slack.Of(t, 30*time.Second)):
 		t.Fatal("serve did not stop")
 	}
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/botarena/arena/arena/cli"
 	"github.com/botarena/arena/arena/selfsigned"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // runIn runs the command line with stdin and returns the error and everything printed.
@@ -76,7 +77,7 @@ func TestUsersAndTLSServe(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() { done <- root.ExecuteContext(ctx) }()
-		for deadline := time.Now().Add(30 * time.Second); !strings.Contains(out.String(), "http://127.0.0.1") && time.Now().Before(deadline); {
+		for deadline := time.Now().Add(slack.Of(t, 30*time.Second)); !strings.Contains(out.String(), "http://127.0.0.1") && time.Now().Before(deadline); {
 			time.Sleep(20 * time.Millisecond)
 		}
 		cancel()
@@ -104,12 +105,12 @@ func TestUsersAndTLSServe(t *testing.T) {
 		cancel()
 		select {
 		case <-done:
-		case <-time.After(30 * time.Second):
+		case <-time.After(slack.Of(t, 30*time.Second)):
 			t.Error("serve did not stop")
 		}
 	})
 	var base string
-	for deadline := time.Now().Add(30 * time.Second); base == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(slack.Of(t, 30*time.Second)); base == "" && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		base = regexp.MustCompile(`https://127\.0\.0\.1:\d+`).FindString(out.String())
 	}
 	if base == "" {

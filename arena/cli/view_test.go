@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/botarena/arena/arena/cli"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // A replay recorded by `arena play` with real bot processes (arena/viewer's test data).
@@ -108,7 +109,7 @@ func TestViewServes(t *testing.T) {
 	go func() { done <- root.ExecuteContext(ctx) }()
 	addr := regexp.MustCompile(`http://(127\.0\.0\.1:\d+)/`)
 	var url string
-	for deadline := time.Now().Add(20 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+	for deadline := time.Now().Add(slack.Of(t, 20*time.Second)); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if m := addr.FindStringSubmatch(out.String()); m != nil {
 			url = "http://" + m[1]
 			break
@@ -136,7 +137,7 @@ func TestViewServes(t *testing.T) {
 		if err != nil {
 			t.Fatalf("the server stopped with %v", err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-time.After(slack.Of(t, 10*time.Second)):
 		t.Fatal("the server did not stop when its context ended")
 	}
 }

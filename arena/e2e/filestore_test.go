@@ -14,6 +14,7 @@ import (
 
 	"github.com/botarena/arena/arena/filestore"
 	"github.com/botarena/arena/arena/internal/testenv"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // privateStore is set in the copy of the test binary that runs in a mount namespace of its
@@ -137,7 +138,7 @@ func TestCollectorSparesARunningTournament(t *testing.T) {
 	}
 	select {
 	case <-a.Done:
-	case <-time.After(10 * time.Minute):
+	case <-time.After(slack.Of(t, 10*time.Minute)):
 		t.Fatal("the tournament did not finish")
 	}
 	if a.Err != nil || !strings.Contains(a.Output(), "played 18 matches") || strings.Contains(a.Output(), "FAILED") {

@@ -14,6 +14,7 @@ import (
 
 	"github.com/botarena/arena/arena/filestore"
 	"github.com/botarena/arena/arena/submission"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // The test binary doubles as an arena process on a store (a helper): FILESTORE_HELPER says
@@ -236,7 +237,7 @@ func TestKillDuringSnapshot(t *testing.T) {
 		}
 		// Kill it as soon as it writes its copy.
 		killed := false
-		for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); {
+		for deadline := time.Now().Add(slack.Of(t, time.Minute)); time.Now().Before(deadline); {
 			if tmp := names(t, filepath.Join(dir, filestore.TmpDir)); len(tmp) > 0 {
 				if ents, _ := os.ReadDir(filepath.Join(dir, filestore.TmpDir, tmp[0])); len(ents) > 0 {
 					_ = cmd.Process.Kill()

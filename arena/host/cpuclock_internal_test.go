@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/botarena/arena/internal/slack"
 	"github.com/botarena/arena/sandbox"
 )
 
@@ -38,7 +39,7 @@ func watchMove(t *testing.T, proc *sandbox.Process, written bool) MoveUsage {
 	}
 	select {
 	case <-stopped:
-	case <-time.After(time.Minute):
+	case <-time.After(slack.Of(t, time.Minute)):
 		t.Fatal("no limit stopped a bot that never answers")
 	}
 	return w.end()

@@ -17,6 +17,7 @@ import (
 	"github.com/botarena/arena/arena/internal/proctable"
 	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/players"
+	"github.com/botarena/arena/internal/slack"
 )
 
 var binDir string
@@ -103,8 +104,8 @@ func TestSleeperLosesByTimeoutAndMatchEndsPromptly(t *testing.T) {
 		res := playDynamite(t, slp, pap, 300*time.Millisecond)
 		// The sleeper sleeps an hour: a match over within minutes did not wait for it, however
 		// loaded the machine (a tighter bound would time the machine, not the host).
-		if el := time.Since(t0); el > 5*time.Minute {
-			t.Fatalf("match took %v after a 300ms timeout: it waited for the sleeper", el)
+		if !slack.Within(t, "the match after a 300ms timeout (did it wait for the sleeper?)", time.Since(t0), 0, 150*time.Second) {
+			t.FailNow()
 		}
 		o := res.Outcome
 		if o.Players[0].Result != game.ResultLoss || o.Players[1].Result != game.ResultWin {
@@ -170,9 +171,7 @@ func TestStoppedSignalIgnoringBotIsKilledWithItsChildren(t *testing.T) {
 		}
 		t0 := time.Now()
 		st.Close()
-		if el := time.Since(t0); el > 500*time.Millisecond {
-			t.Fatalf("Close took %v", el)
-		}
+		slack.Within(t, "Close", time.Since(t0), 0, 500*time.Millisecond) // no grace period for a stopped tree
 		proctable.AssertGone(t, pid)
 	})
 }

@@ -25,6 +25,7 @@ import (
 	"github.com/botarena/arena/arena/rating"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
+	"github.com/botarena/arena/internal/slack"
 	"github.com/botarena/arena/sandbox"
 )
 
@@ -85,6 +86,7 @@ func natsFlags(t *testing.T, p *testenv.Proc, db, name string) []string {
 
 func within(t *testing.T, d time.Duration, what string, ok func() bool) {
 	t.Helper()
+	d = slack.Of(t, d)
 	end := time.Now().Add(d)
 	for !ok() {
 		if time.Now().After(end) {

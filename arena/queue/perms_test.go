@@ -12,6 +12,8 @@ import (
 
 	"github.com/nats-io/nats.go"
 	"github.com/nats-io/nats.go/jetstream"
+
+	"github.com/botarena/arena/internal/slack"
 )
 
 // coordinator starts an embedded server, opens the queue as its coordinator and registers
@@ -28,7 +30,7 @@ func coordinator(t *testing.T, cfg Config) (*Embedded, *Queue, *nats.Conn, []byt
 		t.Fatal(err)
 	}
 	t.Cleanup(nc.Close)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), slack.Of(t, 20*time.Second))
 	defer cancel()
 	q, err := Open(ctx, nc, cfg)
 	if err != nil {
@@ -58,7 +60,7 @@ func coordinator(t *testing.T, cfg Config) (*Embedded, *Queue, *nats.Conn, []byt
 func TestWorkerPermissions(t *testing.T) {
 	t.Parallel()
 	_, q, wc, _ := coordinator(t, Config{})
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), slack.Of(t, 3*time.Minute))
 	defer cancel()
 	src := t.TempDir()
 	os.WriteFile(filepath.Join(src, "bot.py"), []byte("print('hi')\n"), 0o644)
@@ -229,7 +231,7 @@ func TestWorkerPermissions(t *testing.T) {
 			if !errors.Is(err, nats.ErrPermissionViolation) && !strings.Contains(strings.ToLower(err.Error()), "permissions violation") {
 				t.Errorf("subscribing to %s: %v", subj, err)
 			}
-		case <-time.After(2 * time.Second):
+		case <-time.After(slack.Of(t, 2*time.Second)):
 			t.Errorf("subscribing to %s: no permission error", subj)
 		}
 		if sub != nil {
@@ -248,7 +250,7 @@ func TestWorkerPermissions(t *testing.T) {
 func TestMissingStreamsRecreated(t *testing.T) {
 	t.Parallel()
 	_, q, _, _ := coordinator(t, Config{ResultBytes: 64 << 20})
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), slack.Of(t, 60*time.Second))
 	defer cancel()
 	for _, name := range []string{JobsStream, ResultsStream, "OBJ_" + FilesBucket} {
 		if err := q.js.DeleteStream(ctx, name); err != nil {

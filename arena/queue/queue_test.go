@@ -21,6 +21,7 @@ import (
 	"github.com/nats-io/nkeys"
 
 	"github.com/botarena/arena/arena/submission"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // open starts an embedded server (no port) with its files in a test folder and opens the
@@ -37,7 +38,7 @@ func open(t *testing.T, cfg Config) *Queue {
 		t.Fatal(err)
 	}
 	t.Cleanup(nc.Close)
-	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), slack.Of(t, 20*time.Second))
 	defer cancel()
 	q, err := Open(ctx, nc, cfg)
 	if err != nil {
@@ -199,7 +200,7 @@ func TestDeduplication(t *testing.T) {
 			t.Fatalf("got %q, want the first result", in.Result)
 		}
 		in.Ack()
-	case <-time.After(10 * time.Second):
+	case <-time.After(slack.Of(t, 10*time.Second)):
 		t.Fatal("no result delivered")
 	}
 	select {
@@ -215,7 +216,7 @@ func TestDeduplication(t *testing.T) {
 func TestExhaustedJob(t *testing.T) {
 	t.Parallel()
 	q := open(t, Config{AckWait: 200 * time.Millisecond, MaxDeliver: 2})
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), slack.Of(t, 30*time.Second))
 	defer cancel()
 	mine, err := q.Listen(ctx, "mine")
 	if err != nil {
@@ -287,7 +288,7 @@ func TestListeningServerWantsAWorkerCredential(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw.SetDeadline(time.Now().Add(5 * time.Second))
+	raw.SetDeadline(time.Now().Add(slack.Of(t, 5*time.Second)))
 	info, _ := bufio.NewReader(raw).ReadString('\n')
 	raw.Close()
 	if !strings.Contains(info, `"tls_required":true`) {
@@ -361,7 +362,7 @@ func TestListeningServerWantsAWorkerCredential(t *testing.T) {
 	}
 	select {
 	case <-closed:
-	case <-time.After(20 * time.Second):
+	case <-time.After(slack.Of(t, 20*time.Second)):
 		t.Fatal("the revoked worker is still connected")
 	}
 	if nc, err := nats.Connect(addr, nats.RootCAs(ca), nats.Nkey(mustKey(t, secret))); err == nil {

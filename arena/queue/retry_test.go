@@ -4,6 +4,8 @@ import (
 	"context"
 	"testing"
 	"time"
+
+	"github.com/botarena/arena/internal/slack"
 )
 
 // TestRetryAfterHoldsTheJob: a job handed back with a delay is not handed out again before
@@ -12,7 +14,7 @@ import (
 // long delay is far beyond the test's own waits.
 func TestRetryAfterHoldsTheJob(t *testing.T) {
 	q := open(t, Config{AckWait: time.Minute, MaxDeliver: 5})
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), slack.Of(t, time.Minute))
 	defer cancel()
 	for _, id := range []string{"held", "soon"} {
 		if _, err := q.PublishJob(ctx, "k", id, []byte(id)); err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/botarena/arena/arena/ladder"
 	"github.com/botarena/arena/arena/queue"
 	"github.com/botarena/arena/arena/store"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // Fair and bounded for authors: what /events tells strangers, the validation limit under
@@ -51,7 +52,7 @@ func TestEventsCarryNoVerdict(t *testing.T) {
 	ada := e.register("ada")
 	v := ada.uploadAPI("dynamite", "crasher", "crasher.py", []byte(crashingBot), http.StatusAccepted)
 	secrets := []string{"boom on purpose", "about to fail on purpose", "RuntimeError", "raise", "Traceback", "crasher.py", "bot.py"}
-	timeout := time.After(4 * time.Minute)
+	timeout := time.After(slack.Of(t, 4*time.Minute))
 	var seen []string
 	for {
 		select {
@@ -215,7 +216,7 @@ func TestCollection(t *testing.T) {
 	}
 	dir := func(id int64) string { return filepath.Join(e.srv.opt.DataDir, "versions", strconv.FormatInt(id, 10)) }
 	collected := func(id int64) store.Version {
-		deadline := time.Now().Add(2 * time.Minute)
+		deadline := time.Now().Add(slack.Of(t, 2*time.Minute))
 		for {
 			v, err := e.st.VersionByID(ctx, id)
 			if err != nil {
@@ -319,7 +320,7 @@ func TestFairShareUnderFlood(t *testing.T) {
 	}
 	const want = 24
 	var done []store.LadderMatch
-	deadline := time.Now().Add(10 * time.Minute)
+	deadline := time.Now().Add(slack.Of(t, 10*time.Minute))
 	for len(done) < want {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d ladder matches done in 10 minutes of flooding (%d uploads)", len(done), uploads.Load())

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/chromedp/chromedp"
+
+	"github.com/botarena/arena/internal/slack"
 )
 
 // TestBrowserListsAndOrganiser drives headless Chromium, at 1280x900 and at a phone's
@@ -38,7 +40,7 @@ func TestBrowserListsAndOrganiser(t *testing.T) {
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 2*time.Minute)
+	ctx, cancel = context.WithTimeout(ctx, slack.Of(t, 2*time.Minute))
 	defer cancel()
 	failed := func(what string, err error) {
 		t.Helper()

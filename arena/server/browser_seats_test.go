@@ -15,6 +15,7 @@ import (
 	"github.com/botarena/arena/arena/rating"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/bots/house"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // TestBrowserTableSeats: the ladder plays the auction in tables of four and realtv as a
@@ -51,7 +52,7 @@ func TestBrowserTableSeats(t *testing.T) {
 	go func() { e.lad.Run(lctx); close(done) }()
 	t.Cleanup(func() { cancel(); <-done })
 	played := map[string]store.LadderMatch{}
-	end := time.Now().Add(3 * time.Minute)
+	end := time.Now().Add(slack.Of(t, 3*time.Minute))
 	for len(played) < len(games) {
 		if time.Now().After(end) {
 			t.Fatalf("no finished ladder match of each game within 3 minutes: %v", played)
@@ -75,7 +76,7 @@ func TestBrowserTableSeats(t *testing.T) {
 	defer cancelA()
 	bctx, cancelB := chromedp.NewContext(actx)
 	defer cancelB()
-	bctx, cancelT := context.WithTimeout(bctx, 2*time.Minute)
+	bctx, cancelT := context.WithTimeout(bctx, slack.Of(t, 2*time.Minute))
 	defer cancelT()
 	failed := func(what string, err error) {
 		t.Helper()

@@ -14,6 +14,8 @@ import (
 
 	"github.com/chromedp/chromedp"
 	"github.com/chromedp/chromedp/kb"
+
+	"github.com/botarena/arena/internal/slack"
 )
 
 var updateScreenshots = flag.Bool("update-screenshots", false, "copy the browser test's leaderboard and viewer screenshots to docs/ (the README shows them)")
@@ -80,7 +82,7 @@ Frequency.move = _logged
 	defer cancel()
 	ctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, 3*time.Minute)
+	ctx, cancel = context.WithTimeout(ctx, slack.Of(t, 3*time.Minute))
 	defer cancel()
 
 	failed := func(what string, err error) {

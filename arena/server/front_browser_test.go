@@ -20,6 +20,7 @@ import (
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // axeSource is axe-core's axe.min.js: $ARENA_AXE (scripts/axe.sh prints it, scripts/test.sh
@@ -99,7 +100,7 @@ func TestEveryPage(t *testing.T) {
 		TournamentID int64 `json:"tournament_id"`
 	}
 	orga.apiJSON("POST", "/api/v1/tournaments", map[string]any{"game": "dynamite", "name": "cup"}, http.StatusCreated, &made)
-	deadline := time.Now().Add(2 * time.Minute)
+	deadline := time.Now().Add(slack.Of(t, 2*time.Minute))
 	for {
 		var st tournament.Standings
 		orga.apiJSON("GET", fmt.Sprintf("/api/v1/tournaments/%d", made.TournamentID), nil, http.StatusOK, &st)
@@ -138,7 +139,7 @@ func TestEveryPage(t *testing.T) {
 	defer cancel()
 	bctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
-	bctx, cancel = context.WithTimeout(bctx, 6*time.Minute)
+	bctx, cancel = context.WithTimeout(bctx, slack.Of(t, 6*time.Minute))
 	defer cancel()
 	// The viewer's page has a policy of its own (a script hash): the injected axe must run there too.
 	if err := chromedp.Do(bctx, chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {

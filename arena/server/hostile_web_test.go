@@ -23,6 +23,7 @@ import (
 
 	"github.com/botarena/arena/arena/internal/testenv"
 	"github.com/botarena/arena/arena/store"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // The hostile-web suite: each attack of issue 21 on a real `arena serve` process (its memory,
@@ -434,7 +435,7 @@ func TestHostileWebSlowBodies(t *testing.T) {
 		t.Fatalf("another client: %d", code)
 	}
 	// Wait until every refused connection was closed by the server (a count, not a time).
-	deadline := time.Now().Add(2 * time.Minute)
+	deadline := time.Now().Add(slack.Of(t, 2*time.Minute))
 	for {
 		mu.Lock()
 		r := refused

@@ -21,6 +21,7 @@ import (
 	"github.com/botarena/arena/arena/replay"
 	"github.com/botarena/arena/arena/rerun"
 	"github.com/botarena/arena/arena/store"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // rockBot is bob's bot: rock every time, and a secret on its stderr.
@@ -51,7 +52,7 @@ func TestAuthorReRunsHerLadderMatchLocally(t *testing.T) {
 	}
 	// A ladder match between the two.
 	var m store.LadderMatch
-	deadline := time.Now().Add(3 * time.Minute)
+	deadline := time.Now().Add(slack.Of(t, 3*time.Minute))
 	for m.ID == 0 && time.Now().Before(deadline) {
 		var ms struct{ Matches []store.LadderMatch }
 		ada.apiJSON("GET", fmt.Sprintf("/api/v1/games/dynamite/matches?kind=ladder&status=done&bot=%d", va.BotID), nil, http.StatusOK, &ms)

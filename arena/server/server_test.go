@@ -19,6 +19,7 @@ import (
 	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // TestValidationAndLadder: a good Python bot passes validation and climbs the ladder against
@@ -119,7 +120,7 @@ func TestValidationAndLadder(t *testing.T) {
 	if made.Entries != 2 {
 		t.Fatalf("tournament of %d entries, want 2 (frequency, jsfreq)", made.Entries)
 	}
-	deadline := time.Now().Add(90 * time.Second)
+	deadline := time.Now().Add(slack.Of(t, 90*time.Second))
 	var tst tournament.Standings
 	for time.Now().Before(deadline) {
 		orga.apiJSON("GET", fmt.Sprintf("/api/v1/tournaments/%d", made.TournamentID), nil, http.StatusOK, &tst)
@@ -474,7 +475,7 @@ func TestEvents(t *testing.T) {
 	ada := e.register("ada")
 	v := ada.uploadAPI("dynamite", "frequency", "bot.py", exampleBot(t), http.StatusAccepted)
 	want := map[string]bool{"event: validated": false, "event: match-started": false, "event: match-finished": false}
-	timeout := time.After(90 * time.Second)
+	timeout := time.After(slack.Of(t, 90*time.Second))
 	for missing := len(want); missing > 0; {
 		select {
 		case line, ok := <-got:

@@ -14,6 +14,7 @@ import (
 	"github.com/botarena/arena/arena/replay"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // TestWorkerDeclinesCPUJobsWithoutCPUClock: a job carries its coordinator's clock. A worker
@@ -26,7 +27,7 @@ func TestWorkerDeclinesCPUJobsWithoutCPUClock(t *testing.T) {
 	t.Parallel()
 	srv := queuetest.StartServer(t, queue.Config{AckWait: 5 * time.Second, MaxDeliver: 3})
 	q := srv.Queue
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), slack.Of(t, 3*time.Minute))
 	defer cancel()
 	ib, err := q.Listen(ctx, "clk")
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/botarena/arena/arena/tournament"
 	auctionbots "github.com/botarena/arena/bots/auction"
 	dynamitebots "github.com/botarena/arena/bots/dynamite"
+	"github.com/botarena/arena/internal/slack"
 	"github.com/botarena/arena/sdk"
 )
 
@@ -32,7 +33,7 @@ import (
 // all the same); it returns the job.
 func hostile(t *testing.T, srv *queuetest.Server, name string, forge func(tournament.Job) []byte) tournament.Job {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), slack.Of(t, time.Minute))
 	defer cancel()
 	w := srv.Worker(t, name)
 	d, err := w.Next(ctx, 50*time.Second)
@@ -195,7 +196,7 @@ func TestHostileWorkersRefused(t *testing.T) {
 		if f.why == "" {
 			continue
 		}
-		end := time.Now().Add(time.Minute)
+		end := time.Now().Add(slack.Of(t, time.Minute))
 		for quarantined(t, srv)[f.name] == "" {
 			if time.Now().After(end) {
 				t.Fatalf("%s was not quarantined", f.name)
@@ -215,7 +216,7 @@ func TestHostileWorkersRefused(t *testing.T) {
 	var r ran
 	select {
 	case r = <-done:
-	case <-time.After(5 * time.Minute):
+	case <-time.After(slack.Of(t, 5*time.Minute)):
 		t.Fatal("the tournament did not finish: a match waits for ever")
 	}
 	if r.err != nil || r.sum.Done != r.sum.Total || r.sum.Failed != 0 {
@@ -320,7 +321,7 @@ func TestAuditCatchesForgedAnswers(t *testing.T) {
 	var r ran
 	select {
 	case r = <-done:
-	case <-time.After(5 * time.Minute):
+	case <-time.After(slack.Of(t, 5*time.Minute)):
 		t.Fatal("the tournament did not finish")
 	}
 	if r.err != nil || r.sum.Done != r.sum.Total || r.sum.Failed != 0 {
@@ -483,7 +484,7 @@ func TestHostileWorkersRefusedAtTables(t *testing.T) {
 	for _, f := range forgers {
 		j := hostile(t, srv, f.name, f.forge)
 		t.Logf("%s answered job %s", f.name, j.ID())
-		end := time.Now().Add(time.Minute)
+		end := time.Now().Add(slack.Of(t, time.Minute))
 		for quarantined(t, srv)[f.name] == "" {
 			if time.Now().After(end) {
 				t.Fatalf("%s was not quarantined", f.name)
@@ -500,7 +501,7 @@ func TestHostileWorkersRefusedAtTables(t *testing.T) {
 	var r ran
 	select {
 	case r = <-done:
-	case <-time.After(5 * time.Minute):
+	case <-time.After(slack.Of(t, 5*time.Minute)):
 		t.Fatal("the tournament did not finish: a table waits for ever")
 	}
 	if r.err != nil || r.sum.Done != r.sum.Total || r.sum.Failed != 0 {

@@ -11,6 +11,7 @@ import (
 	"github.com/botarena/arena/arena/queue/queuetest"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
+	"github.com/botarena/arena/internal/slack"
 	"github.com/botarena/arena/sandbox"
 )
 
@@ -22,7 +23,7 @@ func TestWorkerRefusesJobsAboveItsLimits(t *testing.T) {
 	t.Parallel()
 	srv := queuetest.StartServer(t, queue.Config{AckWait: 2 * time.Second})
 	q := srv.Queue
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), slack.Of(t, 3*time.Minute))
 	defer cancel()
 	ib, err := q.Listen(ctx, "pol")
 	if err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/botarena/arena/arena/queue/queuetest"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // startQueue runs an embedded NATS server (no port) for one test and opens the queue on it.
@@ -171,7 +172,7 @@ func TestExhaustedJobIsInfrastructureFailure(t *testing.T) {
 			_, _ = q.Next(wctx, 200*time.Millisecond)
 		}
 	}()
-	rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	rctx, cancel := context.WithTimeout(ctx, slack.Of(t, 60*time.Second))
 	defer cancel()
 	sum, err := tournament.Run(rctx, st, id, tournament.Options{Jobs: 0, Resolver: resolver, Queue: q})
 	stop()
@@ -231,7 +232,7 @@ func TestTamperedFilesRefused(t *testing.T) {
 	if err := q.PutFiles(ctx, bots[0].Hash, filepath.Join(root, "bots/dynamite/cmd/scissors")); err != nil {
 		t.Fatal(err)
 	}
-	rctx, cancel := context.WithTimeout(ctx, 60*time.Second)
+	rctx, cancel := context.WithTimeout(ctx, slack.Of(t, 60*time.Second))
 	defer cancel()
 	// The worker is on a machine of its own (its own files store): it fetches the bot's files.
 	// One sharing this machine's store finds the coordinator's snapshot by its hash instead.
@@ -295,7 +296,7 @@ class Sleeper(dynamite.Bot):
 		t.Fatal(err)
 	}
 	q := startQueue(t, queue.Config{AckWait: ackWait, MaxDeliver: 1})
-	rctx, cancel := context.WithTimeout(ctx, 120*time.Second)
+	rctx, cancel := context.WithTimeout(ctx, slack.Of(t, 120*time.Second))
 	defer cancel()
 	sum, err := tournament.Run(rctx, st, id, tournament.Options{Jobs: 1, Resolver: resolver, Queue: q})
 	if err != nil || sum.Played != 2 {

@@ -14,6 +14,7 @@ import (
 	"github.com/botarena/arena/arena/internal/testenv"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // unpreparable makes, in dir, the bots of the tests below: rusty (a Rust bot, to be played
@@ -204,7 +205,7 @@ func TestWorkerDeclinesThenCharged(t *testing.T) {
 	worker := testenv.Start(t, "worker", cmd)
 	select {
 	case <-coord.Done:
-	case <-time.After(10 * time.Minute):
+	case <-time.After(slack.Of(t, 10*time.Minute)):
 		t.Fatal("the tournament did not finish within 10 minutes")
 	}
 	if coord.Err != nil {
@@ -288,7 +289,7 @@ func TestWorkerWithoutPythonDeclines(t *testing.T) {
 	b := startArena(t, "worker with the SDK", "worker", "--nats", m2[1], "--nats-ca", m2[2], "--credentials", m2[3], "--jobs", "4")
 	select {
 	case <-coord.Done:
-	case <-time.After(10 * time.Minute):
+	case <-time.After(slack.Of(t, 10*time.Minute)):
 		t.Fatal("the tournament did not finish within 10 minutes")
 	}
 	if coord.Err != nil {

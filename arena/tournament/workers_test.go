@@ -15,6 +15,7 @@ import (
 	"github.com/botarena/arena/arena/internal/testenv"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // startArena runs an arena command in the checkout (Go bots build against it).
@@ -47,7 +48,7 @@ func TestWorkersKilledStoppedCoordinatorRestarted(t *testing.T) {
 	ref := startArena(t, "in-process run", append(append([]string{"tournament", "dynamite", "--store", filepath.Join(dir, "ref.db"), "--name", "t", "--jobs", "1"}, common...), bots...)...)
 	select {
 	case <-ref.Done:
-	case <-time.After(10 * time.Minute):
+	case <-time.After(slack.Of(t, 10*time.Minute)):
 		t.Fatal("the in-process run did not finish within 10 minutes")
 	}
 	if ref.Err != nil {
@@ -106,7 +107,7 @@ func TestWorkersKilledStoppedCoordinatorRestarted(t *testing.T) {
 	workers[1].WaitFor(regexp.MustCompile(`job `+regexp.QuoteMeta(stopped)+`( lost .*result dropped|: a result was already in)`), 1, from, 60*time.Second)
 	select {
 	case <-again.Done:
-	case <-time.After(120 * time.Second):
+	case <-time.After(slack.Of(t, 120*time.Second)):
 		t.Fatalf("the restarted coordinator did not finish:\n%s", again.Output())
 	}
 	if again.Err != nil {
@@ -191,7 +192,7 @@ func TestSeparateNatsServer(t *testing.T) {
 	for _, p := range []*testenv.Proc{ref, coord} {
 		select {
 		case <-p.Done:
-		case <-time.After(5 * time.Minute):
+		case <-time.After(slack.Of(t, 5*time.Minute)):
 			t.Fatalf("%s did not finish within 5 minutes", p.Name)
 		}
 		if p.Err != nil {

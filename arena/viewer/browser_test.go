@@ -24,6 +24,7 @@ import (
 
 	"github.com/botarena/arena/arena/replay"
 	"github.com/botarena/arena/arena/viewer"
+	"github.com/botarena/arena/internal/slack"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 )
 
@@ -146,7 +147,7 @@ func tab(t *testing.T) (context.Context, *pageEvents) {
 		t.Fatalf("open a tab: %v", err)
 	}
 	ev.ctx = ctx
-	tctx, tcancel := context.WithTimeout(ctx, 90*time.Second)
+	tctx, tcancel := context.WithTimeout(ctx, slack.Of(t, 90*time.Second))
 	t.Cleanup(tcancel)
 	t.Cleanup(func() {
 		if n := ev.dialogs.Load(); n > 0 {

@@ -8,6 +8,8 @@ import (
 	"net/netip"
 	"testing"
 	"time"
+
+	"github.com/botarena/arena/internal/slack"
 )
 
 func TestSlots(t *testing.T) {
@@ -92,7 +94,7 @@ func TestListener(t *testing.T) {
 		conns = append(conns, c)
 	}
 	// The third is closed by the server; the first two stay open.
-	conns[2].SetReadDeadline(time.Now().Add(10 * time.Second))
+	conns[2].SetReadDeadline(time.Now().Add(slack.Of(t, 10*time.Second)))
 	if _, err := conns[2].Read(make([]byte, 1)); err != io.EOF && !isReset(err) {
 		t.Fatalf("the third connection: %v, want closed", err)
 	}
