@@ -6,9 +6,10 @@
 # languages (mypy and the Python tests, the kits' self-tests), the macOS build and, with
 # ARENA_VM_LEG=1, the VM leg (the sandbox on cgroup v2, in Debian's kernel under qemu:
 # scripts/vm/leg.sh). The VM leg is not yet on by default: alone on the shared 2-core machines
-# it passed whole runs in 10 and 4.5 minutes, but not yet twice in a row by the time it had to
-# be decided (a run between them lost its tournament check, whose kill missed its window once
-# the guest got fast; since widened); `bash scripts/test.sh --lane vm` runs it alone.
+# it passed whole runs in 10, 4.5 and 3.3 minutes (the last two in a row, after the time set to
+# decide; a run before them lost its tournament check, whose kill missed its window once the
+# guest got fast, since widened), but never yet beside the other lanes; `bash scripts/test.sh
+# --lane vm` runs it alone.
 #
 # Time: the quick checks run first, one after another, so a stale file fails in seconds. Then
 # five independent lanes run at once, because much of their time is spent waiting (bots that
