@@ -170,7 +170,7 @@ func (s *Server) checkPasswordOnce(ctx context.Context, name, password string) (
 	u, err := s.st.UserByName(ctx, name)
 	hash := u.PwHash
 	if err != nil {
-		hash = dummyHash
+		hash = dummyHash()
 	}
 	ok, verr := s.verifyPassword(ctx, password, hash)
 	if verr != nil {

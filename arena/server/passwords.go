@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"sync"
 
 	"github.com/alexedwards/argon2id"
 
@@ -35,7 +36,7 @@ func (s *Server) verifyPassword(ctx context.Context, password, hash string) (boo
 	defer release()
 	s.hashes.Add(1)
 	if _, _, _, err := argon2id.DecodeHash(hash); err != nil {
-		_, _ = argon2id.ComparePasswordAndHash(password, dummyHash)
+		_, _ = argon2id.ComparePasswordAndHash(password, dummyHash())
 		return false, nil
 	}
 	ok, err := argon2id.ComparePasswordAndHash(password, hash)
@@ -51,5 +52,10 @@ func (s *Server) acquireHash(ctx context.Context) (func(), error) {
 }
 
 // dummyHash is what a missing account's password is checked against: the same parameters as
-// a real hash, so the same cost.
-var dummyHash, _ = argon2id.CreateHash("not a password", argon2id.DefaultParams)
+// a real hash, so the same cost. Made at its first use, not at start: every arena process
+// links this package (each bot's bridge and each sandbox's init re-execute the arena), and a
+// hash at start cost each of them 64 MiB and a pass over it (about 45 s in the emulated VM).
+var dummyHash = sync.OnceValue(func() string {
+	h, _ := argon2id.CreateHash("not a password", argon2id.DefaultParams)
+	return h
+})

@@ -3,23 +3,23 @@
 # the checkout): the sandbox report with every layer it requires, the core hostile cases, one
 # match per game, a tournament killed and resumed, then the two container and laptop variants.
 # Every check runs even when one before it failed; the exit status is the number of failures
-# (capped), and each check prints its time. Usage: guest.sh BIN OUT
-#   BIN: the host-built arena and test binaries; OUT: a folder shared with the host.
+# (capped), and each check prints its time. Usage: guest.sh BIN_TAR FILES_TAR OUT
+#   BIN_TAR: a tar of the host-built arena and test binaries (a disk of scripts/vm/run.sh);
+#   FILES_TAR: a tar of the files store the host filled; OUT: a folder shared with the host.
 set -uo pipefail
-bin=$1 out=$2
+bin_tar=$1 files_tar=$2 out=$3
 
-# virtme-ng shares the host's files over 9p without a page cache: every page of every binary
-# run (the arena, re-run as each bot's bridge; each bot) would cross it again, under emulation
-# (minutes per match). So the binaries and the files store the host filled are copied into the
-# guest's memory once: the binaries into /tmp (a tmpfs), the store into a tmpfs of its own
-# mounted over the shared one (a files store must be a tmpfs of its own, which the build
-# layers check).
+# Both are unpacked into the guest's memory: the binaries into /tmp (a tmpfs), the store into a
+# tmpfs of its own at the files store's place (a files store must be a tmpfs of its own, which
+# the build layers check).
 t0=$SECONDS
-cp -a "$bin" /tmp/arena-vm-bin && bin=/tmp/arena-vm-bin && chmod 755 "$bin" || exit 101
+bin=/tmp/arena-vm-bin
+mkdir -p "$bin" && tar -xf "$bin_tar" -C "$bin" && chmod 755 "$bin" || exit 101
+[ -x "$bin/arena" ] || { echo "guest.sh: no arena binary in $bin_tar" >&2; exit 101; }
 files=/run/arena-sandbox/files
-mkdir -p /tmp/arena-vm-files && mount -t tmpfs -o mode=0700 arena-vm-files /tmp/arena-vm-files &&
-  cp -a "$files/." /tmp/arena-vm-files/ && umount "$files" && mount --move /tmp/arena-vm-files "$files" || exit 102
-echo "binaries and files store ($(du -sm "$files" | cut -f1) MiB) copied into the guest's memory in $((SECONDS - t0))s"
+mkdir -p -m 0755 /run/arena-sandbox && mkdir -p "$files" && mount -t tmpfs -o mode=0700 arena-vm-files "$files" &&
+  tar -xf "$files_tar" -C "$files" || exit 102
+echo "binaries and files store ($(du -sm "$files" | cut -f1) MiB) unpacked into the guest's memory in $((SECONDS - t0))s"
 export ARENA_REQUIRE_SANDBOX=1 PATH="$bin:$PATH"
 # Under emulation a Python bot takes over a minute to start and handshake (grpc, protobuf and a
 # TLS key, all emulated): the tests' time bounds are stretched (internal/slack's factor).
@@ -129,9 +129,10 @@ tournament() {
   mkdir -p $dir && { mountpoint -q $dir || mount -t tmpfs -o size=64g arena-vm-tournament $dir; } || return 1
   local db=$dir/arena-vm-leg.db log=$out/tournament.txt
   rm -f "$db"*
-  # Matches of 40 points (seconds each here) and a poll every 0.2 s: the kill lands between the
-  # first match's end and the second's.
-  arena tournament dynamite --store "$db" --name vm --seed 7 --jobs 1 --target 40 --rounds 200 \
+  # The kill lands between the first match's end and the second's, by a poll every 0.2 s: each
+  # match is 200 points (beatlast takes every round from paper), several seconds even on a
+  # quiet machine (40 points took 1.5 s once the guest was fast, and the poll missed the gap).
+  arena tournament dynamite --store "$db" --name vm --seed 7 --jobs 1 --target 200 --rounds 1000 \
     "${slow[@]}" --plain bots/dynamite/cmd/beatlast bots/dynamite/cmd/paper >"$log" 2>&1 &
   local pid=$! i
   for ((i = 0; i < 9000; i++)); do
