@@ -353,7 +353,7 @@ func TestSecurityRules(t *testing.T) {
 		if zb.Len() > 64<<10 {
 			t.Fatalf("bomb is %d bytes", zb.Len())
 		}
-		mustContain(t, ada.uploadAPI2("dynamite", "bomb", "bot.zip", zb.Bytes(), http.StatusRequestEntityTooLarge), "unpacks to more than")
+		mustContain(t, ada.uploadAPI2("dynamite", "bomb", "bot.zip", zb.Bytes(), http.StatusRequestEntityTooLarge), "bot.py is more than 8 MiB, the most one file may hold")
 		mustContain(t, ada.uploadAPI2("chess", "x", "bot.py", exampleBot(t), http.StatusBadRequest), "unknown game")
 		mustContain(t, ada.uploadAPI2("dynamite", "../x", "bot.py", exampleBot(t), http.StatusBadRequest), "bot name")
 		mustContain(t, ada.uploadAPI2("dynamite", "noext", "README", []byte("hello"), http.StatusBadRequest), "upload a .py")
