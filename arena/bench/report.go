@@ -102,6 +102,29 @@ func (r *Report) WriteTable(w io.Writer) error {
 	return tw.Flush()
 }
 
+// WriteMarkdown writes the figures as a Markdown table, the form of README.md's performance
+// table, so the README is pasted from a saved run (arena bench --markdown --from RUN.json)
+// instead of typed by hand.
+func (r *Report) WriteMarkdown(w io.Writer) error {
+	var b strings.Builder
+	b.WriteString("| section | figure | value | x peer | x pipe | target | holds |\n|---|---|---|---|---|---|---|\n")
+	for _, f := range r.Figures {
+		x, ok := "", ""
+		if f.FloorX > 0 {
+			x = fmt.Sprintf("%.1fx", f.FloorX)
+		}
+		if f.Holds != nil {
+			ok = map[bool]string{true: "✓", false: "✗"}[*f.Holds]
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", f.Section, cell(f.Name), f.value(), f.peerX(), x, cell(f.Target), ok)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// cell keeps a figure's text from breaking its Markdown row.
+func cell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+
 func (f Figure) value() string {
 	if f.Missing != "" {
 		return "-"

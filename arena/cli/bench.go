@@ -16,6 +16,8 @@ func init() { extraCommands = append(extraCommands, newBench, newBenchHelper) }
 func newBench() *cobra.Command {
 	var (
 		asJSON, quick      bool
+		markdown           bool
+		from               string
 		root, python       string
 		compare, compareTo string
 		only               []string
@@ -40,6 +42,8 @@ func newBench() *cobra.Command {
 	cmd.Flags().StringVar(&python, "python", "", "Python interpreter for Python bots (default $ARENA_PYTHON or python3)")
 	cmd.Flags().StringVar(&compare, "compare", "", "set the report beside this earlier one (a file written with --json)")
 	cmd.Flags().StringSliceVar(&only, "only", nil, "run only these steps ("+strings.Join(bench.Steps, ", ")+"); floor, build and peer always run")
+	cmd.Flags().BoolVar(&markdown, "markdown", false, "print the figures as a Markdown table (README.md's performance table)")
+	cmd.Flags().StringVar(&from, "from", "", "print this saved report (a file written with --json) instead of running the bench")
 	cmd.Flags().StringVar(&compareTo, "with", "", "with --compare: compare with this report file instead of running the bench")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		for _, step := range only {
@@ -63,12 +67,24 @@ func newBench() *cobra.Command {
 			}
 			return bench.WriteCompare(cmd.OutOrStdout(), "A "+compare, old, "B "+compareTo, rep)
 		}
-		rep, err := bench.Run(cmd.Context(), bench.Config{Quick: quick, Root: root, Python: python, Log: cmd.ErrOrStderr(), Only: only})
+		if asJSON && markdown {
+			return fmt.Errorf("%w: --json and --markdown: choose one output", ErrUsage)
+		}
+		var rep *bench.Report
+		var err error
+		if from != "" {
+			rep, err = bench.ReadReport(from)
+		} else {
+			rep, err = bench.Run(cmd.Context(), bench.Config{Quick: quick, Root: root, Python: python, Log: cmd.ErrOrStderr(), Only: only})
+		}
 		if err != nil {
 			return err
 		}
-		if asJSON {
+		switch {
+		case asJSON:
 			return rep.WriteJSON(cmd.OutOrStdout())
+		case markdown:
+			return rep.WriteMarkdown(cmd.OutOrStdout())
 		}
 		if old != nil {
 			return bench.WriteCompare(cmd.OutOrStdout(), "A "+compare, old, "B this run", rep)
