@@ -134,17 +134,22 @@ func Start(spec Spec) (*Process, error) {
 	cmd := &exec.Cmd{Path: exe, Args: []string{initArg0}, Env: []string{}, ExtraFiles: append([]*os.File{cfgR, cfgR}, spec.Files...),
 		SysProcAttr: &syscall.SysProcAttr{Setpgid: true}}
 	p := &Process{spec: spec, limits: l, cmd: cmd, done: make(chan struct{})}
-	if p.stdout, err = cmd.StdoutPipe(); err != nil {
+	// Plain pipes, not cmd.StdoutPipe: Wait (in waiter) closes those as soon as the process
+	// exits, and the reader lost whatever the bot wrote last (seen as a missing last line).
+	// These read ends stay open until their reader reaches EOF.
+	outW, errW, err := p.pipes()
+	if err != nil {
 		return nil, fmt.Errorf("%w %s: %v", ErrStart, spec.Name, err)
 	}
-	if p.stderr, err = cmd.StderrPipe(); err != nil {
-		return nil, fmt.Errorf("%w %s: %v", ErrStart, spec.Name, err)
-	}
+	cmd.Stdout, cmd.Stderr = outW, errW
 	dir := spec.Dir
 	if dir == "" {
 		dir = spec.WorkDir
 	}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	_, _ = outW.Close(), errW.Close() // the child holds its own copies
+	if err != nil {
+		_, _ = p.stdout.Close(), p.stderr.Close()
 		return nil, fmt.Errorf("%w %s: %v", ErrStart, spec.Name, err)
 	}
 	_ = cfgR.Close()
@@ -164,6 +169,45 @@ func Start(spec Spec) (*Process, error) {
 	return p, nil
 }
 
+// pipes makes the process's stdout and stderr pipes: it reads the first ends, the child
+// writes the returned ones.
+func (p *Process) pipes() (outW, errW *os.File, err error) {
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		return nil, nil, err
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		_, _ = outR.Close(), outW.Close()
+		return nil, nil, err
+	}
+	p.stdout, p.stderr = &pipeReader{f: outR}, &pipeReader{f: errR}
+	return outW, errW, nil
+}
+
+// pipeReader closes its pipe at EOF, and reads from a pipe closed under it (a reader that never
+// finished, see waiter) end as EOF, as on Linux.
+type pipeReader struct {
+	f    *os.File
+	once sync.Once
+}
+
+func (r *pipeReader) Read(b []byte) (int, error) {
+	n, err := r.f.Read(b)
+	if err != nil {
+		_ = r.Close()
+		if errors.Is(err, os.ErrClosed) {
+			err = io.EOF
+		}
+	}
+	return n, err
+}
+
+func (r *pipeReader) Close() error {
+	r.once.Do(func() { _ = r.f.Close() })
+	return nil
+}
+
 func (p *Process) waiter() {
 	err := p.cmd.Wait()
 	_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
@@ -181,6 +225,8 @@ func (p *Process) waiter() {
 		p.spec.Harvest(p.spec.WorkDir)
 	}
 	close(p.done)
+	// Readers still get what is buffered in the pipes; close them if nobody finishes.
+	time.AfterFunc(2*time.Second, func() { _, _ = p.stdout.Close(), p.stderr.Close() })
 }
 
 // Pid of the process (its group leader).
