@@ -33,7 +33,10 @@ import (
 //   - sideflood: floods go-plugin's broker and stdio streams (empty stdio messages, broker
 //     messages) for as long as the host keeps them open, and plays paper.
 //   - streamflood: from round Round on sends 1000 unsolicited answers before each real one.
-var RawNames = []string{"bigerror", "bigstatus", "slowstart", "slowend", "sideflood", "streamflood"}
+//   - rawquiet: attacks nothing and plays paper through the same hand-served BotService (moves
+//     on gRPC, not the fast lane): the peaceful twin the attack figures set an attack beside,
+//     so that they compare an attack with peace on the same path.
+var RawNames = []string{"bigerror", "bigstatus", "slowstart", "slowend", "sideflood", "streamflood", "rawquiet"}
 
 // MaxText is how much fault text bigerror sends per answer: just under the host's 1 MiB
 // message limit once framed.
