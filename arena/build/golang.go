@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -373,8 +374,47 @@ func Go(o Options, b GoBot, store string) (Artefact, error) {
 				}
 			}
 		}
-		return s.run(o, dst)
+		err = s.run(o, dst)
+		var be *Error
+		if errors.As(err, &be) {
+			if why := notInKit(be.Tail, kit.Dir); why != "" {
+				be.Reason = why
+			}
+		}
+		return err
 	})
+}
+
+// arenaImport finds, in a go build's error lines, a file's import of a package of the arena's
+// own module ("main.go:4:2: ... github.com/botarena/arena/internal/slack").
+var arenaImport = regexp.MustCompile(`^(\S+\.go:\d+:\d+): .*?(` + regexp.QuoteMeta(Module) + `/[^\s;:,"]+)`)
+
+// notInKit explains a failed Go build that imports a package of the arena's module the kit
+// does not carry (go's own words blame the module lookup): what a bot may import instead.
+// Empty when the build failed for another reason.
+func notInKit(tail []string, kitDir string) string {
+	for _, l := range tail {
+		m := arenaImport.FindStringSubmatch(strings.TrimSpace(l))
+		if m == nil {
+			continue
+		}
+		rel := strings.TrimPrefix(m[2], Module+"/")
+		if fi, err := os.Stat(filepath.Join(kitDir, filepath.FromSlash(rel))); err == nil && fi.IsDir() {
+			continue // the kit has it: something else went wrong
+		}
+		var held []string
+		if des, err := os.ReadDir(kitDir); err == nil {
+			for _, d := range des {
+				if d.IsDir() {
+					held = append(held, Module+"/"+d.Name()+"/...")
+				}
+			}
+		}
+		return fmt.Sprintf("%s imports %s, which a bot cannot import: the arena's Go kit, which Go bots build against, holds only %s; "+
+			"a bot may import those, the standard library and the modules its own go.mod names. Copy what it needs from the arena into the bot's folder",
+			m[1], m[2], strings.Join(held, ", "))
+	}
+	return ""
 }
 
 // hashFiles names a folder's content by its files' names, sizes and modification times (a
