@@ -1,6 +1,7 @@
 package build
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -14,6 +15,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/botarena/arena/arena/filestore"
@@ -274,7 +276,7 @@ func goReady(o Options) (Toolchain, Kit, error) {
 	if err != nil {
 		return tc, k, err
 	}
-	return tc, k, Modules(tc, k, o.Log)
+	return tc, k, Modules(tc, k, o)
 }
 
 var (
@@ -288,8 +290,9 @@ var (
 // binary's own bytes, no submission), with the user's GOPROXY and GOMODCACHE, and -mod=readonly,
 // so only what the kit's go.mod names is fetched and go.sum checks every byte. Once per kit and
 // module cache: a marker in the module cache says it is done (and goes with the cache when it
-// is cleaned).
-func Modules(tc Toolchain, k Kit, log io.Writer) error {
+// is cleaned). Of o it takes Log (told of the fetch) and Stop (which kills the go command).
+func Modules(tc Toolchain, k Kit, o Options) error {
+	log := o.Log
 	modMu.Lock()
 	defer modMu.Unlock()
 	marker := filepath.Join(tc.ModCache, "cache", "arena", "kit-"+k.Hash[:24])
@@ -303,14 +306,23 @@ func Modules(tc Toolchain, k Kit, log io.Writer) error {
 	// The packages of the kit and what they import (the warm-up builds them all), then the
 	// go.mod files of the whole module graph (a bot's own go.mod resolves against it).
 	for _, args := range [][]string{{"list", "-deps", "-e=false", "./..."}, {"list", "-m", "all"}} {
+		if err := o.stopped(); err != nil {
+			return err
+		}
 		cmd := exec.Command(filepath.Join(tc.Root, "bin", "go"), args...)
 		cmd.Dir = k.Dir
+		// Its own process group, so that a stop (Options.Stop) ends the go command's
+		// children (git, a module download) with it.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		cmd.Env = append(hostGoEnv(), "GOFLAGS=-mod=readonly", "GOWORK=off", "GOTOOLCHAIN=local", "GOMODCACHE="+tc.ModCache)
 		cmd.Stdout = io.Discard
 		var stderr tail
 		stderr.max = 8 << 10
 		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
+		if err := runStoppable(cmd, o.Stop); err != nil {
+			if serr := o.stopped(); serr != nil {
+				return serr
+			}
 			return fmt.Errorf("%w: go %s in the arena's Go kit (%s): %v\n  %s\n  Go bots build offline against the module cache (%s), which needs the modules of the arena's kit once: "+
 				"connect this machine to the network (or set GOPROXY to a proxy it reaches) and run again, or fill the cache from a checkout of the arena with `go mod download`",
 				ErrModules, strings.Join(args, " "), k.Dir, err, strings.Join(stderr.lines(8), "\n  "), tc.ModCache)
@@ -321,6 +333,19 @@ func Modules(tc Toolchain, k Kit, log io.Writer) error {
 	}
 	modDone[marker] = true
 	return nil
+}
+
+// runStoppable runs cmd (in a process group of its own) to its end, or kills its group once
+// stop is done.
+func runStoppable(cmd *exec.Cmd, stop context.Context) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	if stop != nil {
+		pid := cmd.Process.Pid
+		defer context.AfterFunc(stop, func() { _ = syscall.Kill(-pid, syscall.SIGKILL) })()
+	}
+	return cmd.Wait()
 }
 
 // ErrModules means the Go modules of the arena's kit could not be fetched.
