@@ -45,7 +45,7 @@ func OwnPython(log io.Writer) (string, error) {
 	dir := filepath.Join(base, "arena", "python-"+sdk.Short())
 	exe := filepath.Join(dir, "bin", "python")
 	ready := filepath.Join(dir, "ready")
-	if _, err := os.Stat(ready); err == nil {
+	if ownReady(ready, exe) == nil {
 		ownExe = exe
 		return exe, nil
 	}
@@ -60,9 +60,13 @@ func OwnPython(log io.Writer) (string, error) {
 	if err := syscall.Flock(int(lf.Fd()), syscall.LOCK_EX); err != nil {
 		return "", fmt.Errorf("%w: %v", ErrOwnPython, err)
 	}
-	if _, err := os.Stat(ready); err == nil {
+	broken := ownReady(ready, exe)
+	if broken == nil {
 		ownExe = exe
 		return exe, nil
+	}
+	if !errors.Is(broken, errNotMade) {
+		fmt.Fprintf(log, "arena: its Python environment in %s is broken (%v); making it again\n", dir, broken)
 	}
 	fmt.Fprintf(log, "arena: making its Python environment with the arena SDK in %s (once: python3 -m venv, then pip fetches the SDK's dependencies from the package index)\n", dir)
 	if err := makeOwnPython(dir, sdk); err != nil {
@@ -74,6 +78,45 @@ func OwnPython(log io.Writer) (string, error) {
 	}
 	ownExe = exe
 	return exe, nil
+}
+
+// errNotMade is an environment never finished (no ready marker).
+var errNotMade = errors.New("not made yet")
+
+// ownReady says why the environment at exe cannot be used: not finished, or its interpreter
+// gone (a venv's python links to the interpreter it was made with, which an upgrade or an
+// uninstall removes; the marker alone would keep a dead link forever). Nil when usable.
+func ownReady(ready, exe string) error {
+	if _, err := os.Stat(ready); err != nil {
+		return errNotMade
+	}
+	fi, err := os.Stat(exe) // follows the venv's link to its interpreter
+	if err != nil {
+		if target := lastLink(exe); target != exe {
+			return fmt.Errorf("its interpreter %s links to %s, which is gone", exe, target)
+		}
+		return fmt.Errorf("its interpreter %s is gone", exe)
+	}
+	if !fi.Mode().IsRegular() || fi.Mode().Perm()&0o111 == 0 {
+		return fmt.Errorf("its interpreter %s is not an executable file", exe)
+	}
+	return nil
+}
+
+// lastLink follows the symbolic links from p (a venv's python -> python3 -> /usr/bin/python3.12)
+// to the last path named: the one that is missing when the chain is broken.
+func lastLink(p string) string {
+	for range 16 {
+		target, err := os.Readlink(p)
+		if err != nil {
+			return p
+		}
+		if !filepath.IsAbs(target) {
+			target = filepath.Join(filepath.Dir(p), target)
+		}
+		p = target
+	}
+	return p
 }
 
 func makeOwnPython(dir string, sdk kit.Kit) error {

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/botarena/arena/arena/kit"
 )
 
 // resetOwn forgets the environment found by an earlier call.
@@ -70,5 +72,49 @@ func TestOwnPythonErrorsNameTheFix(t *testing.T) {
 	})
 	if _, err := os.Stat(filepath.Join(wd, "ran")); err == nil {
 		t.Fatal("the python3 of the working directory ran")
+	}
+}
+
+// An environment marked ready whose interpreter link is broken (the python3 it was made with
+// was removed or upgraded) is made again, saying why, instead of being handed to every bot.
+func TestOwnPythonRemadeWhenItsInterpreterIsGone(t *testing.T) {
+	resetOwn(t)
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	sdk, err := kit.Get(kit.Python)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(cache, "arena", "python-"+sdk.Short())
+	if err := os.MkdirAll(filepath.Join(dir, "bin"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gone := filepath.Join(t.TempDir(), "python3.9")
+	// As venv makes it: python -> python3 -> the interpreter it was made with.
+	if err := os.Symlink(gone, filepath.Join(dir, "bin", "python3")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("python3", filepath.Join(dir, "bin", "python")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ready"), []byte(sdk.Hash+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The remake runs this python3, which fails as one without venv does: the attempt shows.
+	bin := t.TempDir()
+	if err := os.WriteFile(filepath.Join(bin, "python3"), []byte("#!/bin/sh\necho 'no venv here' >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+":/usr/bin:/bin")
+	var log bytes.Buffer
+	exe, err := OwnPython(&log)
+	if err == nil {
+		t.Fatalf("OwnPython handed out %s, whose interpreter link is broken (log %q)", exe, log.String())
+	}
+	if !errors.Is(err, ErrOwnPython) || !strings.Contains(err.Error(), "no venv here") {
+		t.Fatalf("err = %v, want the remake's own failure", err)
+	}
+	if l := log.String(); !strings.Contains(l, "is broken") || !strings.Contains(l, gone) || !strings.Contains(l, "making it again") {
+		t.Fatalf("the log does not say the environment was broken and why: %q", l)
 	}
 }

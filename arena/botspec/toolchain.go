@@ -47,7 +47,7 @@ func (r *Resolver) goReady() error {
 	if err != nil {
 		return err
 	}
-	return build.Modules(tc, k, r.Build.Log)
+	return build.Modules(tc, k, r.Build)
 }
 
 // bridgeReady: the stdio bridge is the arena binary itself, re-executed in the bot's sandbox

@@ -221,7 +221,15 @@ func TestLaneCarriesEveryMove(t *testing.T) {
 	t.Parallel()
 	p, _ := start(t, "plain")
 	h := &Handler{P: p}
-	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM|syscall.SOCK_CLOEXEC, 0)
+	// Close-on-exec before any fork sees them (SOCK_CLOEXEC is Linux's only): parallel tests
+	// start processes, and one holding the bot's end would keep the lane from closing.
+	syscall.ForkLock.RLock()
+	fds, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err == nil {
+		syscall.CloseOnExec(fds[0])
+		syscall.CloseOnExec(fds[1])
+	}
+	syscall.ForkLock.RUnlock()
 	if err != nil {
 		t.Fatal(err)
 	}

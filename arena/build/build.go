@@ -2,6 +2,7 @@ package build
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -38,6 +39,10 @@ type Options struct {
 	// output, measured before it is copied in); 0 takes DefaultOutputQuota, below 0 none (the
 	// arena's own builds).
 	OutputQuota int64
+	// Stop, when set, ends a build as soon as it is done: the step running is killed with its
+	// whole process tree and fails with ErrStopped (arena play's Ctrl-C or SIGTERM must not wait
+	// for a compile of up to an hour). Nil: builds run to their own end.
+	Stop context.Context
 	// Log, when set, hears of the one-time steps that take long on a fresh machine (fetching
 	// the Go kit's modules, warming the compiler cache), so a first run is not silent.
 	Log io.Writer
@@ -176,9 +181,15 @@ func (s step) run(o Options, dst string) error {
 		}
 		harvestErr = copyTree(out, dst, o.OutputQuota)
 	}
+	if err := o.stopped(); err != nil {
+		return err
+	}
 	p, err := sandbox.Start(spec)
 	if err != nil {
 		return &Error{Bot: s.bot, Step: s.name, Reason: err.Error(), Err: err}
+	}
+	if o.Stop != nil {
+		defer context.AfterFunc(o.Stop, func() { _ = p.Kill() })()
 	}
 	log := newTail(32 << 10)
 	var wg sync.WaitGroup
@@ -188,6 +199,10 @@ func (s step) run(o Options, dst string) error {
 	}
 	werr := p.Wait()
 	wg.Wait()
+	if err := o.stopped(); err != nil {
+		_ = os.RemoveAll(dst)
+		return fmt.Errorf("%s of %s: %w", s.name, s.bot, err)
+	}
 	if werr != nil {
 		_ = os.RemoveAll(dst)
 		return &Error{Bot: s.bot, Step: s.name, Reason: p.Reason().String(), Tail: log.lines(30)}
@@ -201,6 +216,17 @@ func (s step) run(o Options, dst string) error {
 	if !harvested || harvestErr != nil {
 		_ = os.RemoveAll(dst)
 		return &Error{Bot: s.bot, Step: s.name, Reason: fmt.Sprintf("its result could not be collected: %v", harvestErr), Tail: log.lines(30)}
+	}
+	return nil
+}
+
+// ErrStopped means a build was stopped by its caller (Options.Stop) before it ended.
+var ErrStopped = errors.New("the build was stopped before it ended")
+
+// stopped is ErrStopped once o.Stop is done, else nil.
+func (o Options) stopped() error {
+	if o.Stop != nil && o.Stop.Err() != nil {
+		return fmt.Errorf("%w (%v)", ErrStopped, context.Cause(o.Stop))
 	}
 	return nil
 }

@@ -1,6 +1,7 @@
 package build
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -10,9 +11,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/botarena/arena/arena/filestore"
@@ -273,7 +276,7 @@ func goReady(o Options) (Toolchain, Kit, error) {
 	if err != nil {
 		return tc, k, err
 	}
-	return tc, k, Modules(tc, k, o.Log)
+	return tc, k, Modules(tc, k, o)
 }
 
 var (
@@ -287,8 +290,9 @@ var (
 // binary's own bytes, no submission), with the user's GOPROXY and GOMODCACHE, and -mod=readonly,
 // so only what the kit's go.mod names is fetched and go.sum checks every byte. Once per kit and
 // module cache: a marker in the module cache says it is done (and goes with the cache when it
-// is cleaned).
-func Modules(tc Toolchain, k Kit, log io.Writer) error {
+// is cleaned). Of o it takes Log (told of the fetch) and Stop (which kills the go command).
+func Modules(tc Toolchain, k Kit, o Options) error {
+	log := o.Log
 	modMu.Lock()
 	defer modMu.Unlock()
 	marker := filepath.Join(tc.ModCache, "cache", "arena", "kit-"+k.Hash[:24])
@@ -302,14 +306,23 @@ func Modules(tc Toolchain, k Kit, log io.Writer) error {
 	// The packages of the kit and what they import (the warm-up builds them all), then the
 	// go.mod files of the whole module graph (a bot's own go.mod resolves against it).
 	for _, args := range [][]string{{"list", "-deps", "-e=false", "./..."}, {"list", "-m", "all"}} {
+		if err := o.stopped(); err != nil {
+			return err
+		}
 		cmd := exec.Command(filepath.Join(tc.Root, "bin", "go"), args...)
 		cmd.Dir = k.Dir
+		// Its own process group, so that a stop (Options.Stop) ends the go command's
+		// children (git, a module download) with it.
+		cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 		cmd.Env = append(hostGoEnv(), "GOFLAGS=-mod=readonly", "GOWORK=off", "GOTOOLCHAIN=local", "GOMODCACHE="+tc.ModCache)
 		cmd.Stdout = io.Discard
 		var stderr tail
 		stderr.max = 8 << 10
 		cmd.Stderr = &stderr
-		if err := cmd.Run(); err != nil {
+		if err := runStoppable(cmd, o.Stop); err != nil {
+			if serr := o.stopped(); serr != nil {
+				return serr
+			}
 			return fmt.Errorf("%w: go %s in the arena's Go kit (%s): %v\n  %s\n  Go bots build offline against the module cache (%s), which needs the modules of the arena's kit once: "+
 				"connect this machine to the network (or set GOPROXY to a proxy it reaches) and run again, or fill the cache from a checkout of the arena with `go mod download`",
 				ErrModules, strings.Join(args, " "), k.Dir, err, strings.Join(stderr.lines(8), "\n  "), tc.ModCache)
@@ -320,6 +333,19 @@ func Modules(tc Toolchain, k Kit, log io.Writer) error {
 	}
 	modDone[marker] = true
 	return nil
+}
+
+// runStoppable runs cmd (in a process group of its own) to its end, or kills its group once
+// stop is done.
+func runStoppable(cmd *exec.Cmd, stop context.Context) error {
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	if stop != nil {
+		pid := cmd.Process.Pid
+		defer context.AfterFunc(stop, func() { _ = syscall.Kill(-pid, syscall.SIGKILL) })()
+	}
+	return cmd.Wait()
 }
 
 // ErrModules means the Go modules of the arena's kit could not be fetched.
@@ -373,8 +399,47 @@ func Go(o Options, b GoBot, store string) (Artefact, error) {
 				}
 			}
 		}
-		return s.run(o, dst)
+		err = s.run(o, dst)
+		var be *Error
+		if errors.As(err, &be) {
+			if why := notInKit(be.Tail, kit.Dir); why != "" {
+				be.Reason = why
+			}
+		}
+		return err
 	})
+}
+
+// arenaImport finds, in a go build's error lines, a file's import of a package of the arena's
+// own module ("main.go:4:2: ... github.com/botarena/arena/internal/slack").
+var arenaImport = regexp.MustCompile(`^(\S+\.go:\d+:\d+): .*?(` + regexp.QuoteMeta(Module) + `/[^\s;:,"]+)`)
+
+// notInKit explains a failed Go build that imports a package of the arena's module the kit
+// does not carry (go's own words blame the module lookup): what a bot may import instead.
+// Empty when the build failed for another reason.
+func notInKit(tail []string, kitDir string) string {
+	for _, l := range tail {
+		m := arenaImport.FindStringSubmatch(strings.TrimSpace(l))
+		if m == nil {
+			continue
+		}
+		rel := strings.TrimPrefix(m[2], Module+"/")
+		if fi, err := os.Stat(filepath.Join(kitDir, filepath.FromSlash(rel))); err == nil && fi.IsDir() {
+			continue // the kit has it: something else went wrong
+		}
+		var held []string
+		if des, err := os.ReadDir(kitDir); err == nil {
+			for _, d := range des {
+				if d.IsDir() {
+					held = append(held, Module+"/"+d.Name()+"/...")
+				}
+			}
+		}
+		return fmt.Sprintf("%s imports %s, which a bot cannot import: the arena's Go kit, which Go bots build against, holds only %s; "+
+			"a bot may import those, the standard library and the modules its own go.mod names. Copy what it needs from the arena into the bot's folder",
+			m[1], m[2], strings.Join(held, ", "))
+	}
+	return ""
 }
 
 // hashFiles names a folder's content by its files' names, sizes and modification times (a

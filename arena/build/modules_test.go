@@ -1,6 +1,7 @@
 package build
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -24,7 +25,7 @@ func TestModulesOfTheKit(t *testing.T) {
 		t.Setenv("GOPROXY", "off")
 		empty := tc
 		empty.ModCache = t.TempDir()
-		err := Modules(empty, k, nil)
+		err := Modules(empty, k, Options{})
 		if !errors.Is(err, ErrModules) {
 			t.Fatalf("err = %v, want ErrModules", err)
 		}
@@ -37,9 +38,18 @@ func TestModulesOfTheKit(t *testing.T) {
 			t.Error("a marker was written for a cache that lacks the modules")
 		}
 	})
+	t.Run("stopped", func(t *testing.T) {
+		empty := tc
+		empty.ModCache = t.TempDir()
+		stop, cancel := context.WithCancel(context.Background())
+		cancel()
+		if err := Modules(empty, k, Options{Stop: stop}); !errors.Is(err, ErrStopped) {
+			t.Fatalf("err = %v, want ErrStopped", err)
+		}
+	})
 	t.Run("the machine's cache", func(t *testing.T) {
 		var log strings.Builder
-		if err := Modules(tc, k, &log); err != nil {
+		if err := Modules(tc, k, Options{Log: &log}); err != nil {
 			t.Fatal(err)
 		}
 		if _, err := os.Stat(filepath.Join(tc.ModCache, "cache", "arena", "kit-"+k.Hash[:24])); err != nil {

@@ -71,6 +71,8 @@ func buildFlags(cmd *cobra.Command) func(strict bool) *botspec.Resolver {
 			Limits: sandbox.Limits{MemoryBytes: memMiB << 20, Processes: procs, CPUSeconds: cpuSecs,
 				DiskBytes: diskMiB << 20, WallTime: wall},
 			Network: network, CGO: cgo, Wheels: wheels, Strict: strict, OutputQuota: quotaMiB << 20, Log: cmd.ErrOrStderr(),
+			// Ctrl-C and SIGTERM (root.go's context) stop a build in progress too.
+			Stop: cmd.Context(),
 		}}
 	}
 }

@@ -11,12 +11,14 @@ import (
 	"github.com/botarena/arena/arena/replay"
 )
 
-// frequencyBot is a deterministic Python dynamite bot; with a turn it throws water at that
-// round instead (a new version of the bot that answers differently there).
+// frequencyBot is a deterministic Python dynamite bot; with a turn it answers differently at
+// that round (a new version of the bot): water, or rock where the old version would throw water
+// itself. Its counts go on as the old version's, so only that one answer differs.
 func frequencyBot(turn int) string {
 	change := ""
 	if turn > 0 {
-		change = "        if len(state.rounds) == " + strconv.Itoa(turn-1) + ":\n            return dynamite.WATER\n"
+		change = "        if len(state.rounds) == " + strconv.Itoa(turn-1) + ":\n" +
+			"            return dynamite.ROCK if answer == dynamite.WATER else dynamite.WATER\n"
 	}
 	return `from collections import Counter
 from arena_sdk import dynamite
@@ -31,7 +33,11 @@ class Frequency(dynamite.Bot):
         self.seen = Counter()
 
     def move(self, state):
-` + change + `        if state.rounds:
+        answer = self.answer(state)
+` + change + `        return answer
+
+    def answer(self, state):
+        if state.rounds:
             self.seen[state.rounds[-1].opponent] += 1
         if state.own_dynamite_left and state.stake >= 2:
             return dynamite.DYNAMITE
@@ -40,6 +46,16 @@ class Frequency(dynamite.Bot):
         return BEATS[self.seen.most_common(1)[0][0]]
 `
 }
+
+// dynamiter throws dynamite while it has any: the frequency bot answers it with water, so a
+// new version that only "throws water at round 30" would answer there as the old one did.
+const dynamiter = `from arena_sdk import dynamite
+
+
+class Dynamiter(dynamite.Bot):
+    def move(self, state):
+        return dynamite.DYNAMITE if state.own_dynamite_left else dynamite.PAPER
+`
 
 // `arena play --against RECORD BOT` with real bot processes: the bot the match was recorded
 // with re-runs it to the end; a new version that throws water at round 30 stops it at step 30
@@ -81,13 +97,27 @@ func TestPlayAgainstAndFromARecord(t *testing.T) {
 	}
 	t.Logf("$ arena play --against m.json v1.py\n%s", out)
 
-	code, out = run(t, "play", "--python", py, "--against", rp, "--seat", "0", v2)
-	if code != 1 || !strings.Contains(out, "diverged at step 30 of ") ||
-		!strings.Contains(out, "live {\"dynamite\":{\"move\":\"DYNAMITE_MOVE_WATER\"}}") || !strings.Contains(out, "--from "+rp+" --step 30") ||
-		!strings.Contains(out, "the re-run stopped at step 30") {
-		t.Fatalf("--against with a new version (exit %d):\n%s", code, out)
-	}
+	out = divergesAtStep30(t, py, rec, rp, v2)
 	t.Logf("$ arena play --against m.json --seat 0 v2.py\n%s", out)
+
+	// A record where the old version itself throws water at round 30 (beatlast above is seeded
+	// at random, so its record is one of many): the new version still stops at step 30.
+	opp := filepath.Join(dir, "dynamiter.py")
+	if err := os.WriteFile(opp, []byte(dynamiter), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	wp := filepath.Join(dir, "water.json")
+	if code, out := run(t, "play", "--python", py, "dynamite", "--seed", "5", "--target", "40", "--replay", wp, v1, opp); code != 0 {
+		t.Fatalf("play against the dynamiter (exit %d):\n%s", code, out)
+	}
+	wrec, err := replay.Read(wp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := string(wrec.Steps[29].Answers[0].Action); !strings.Contains(a, "WATER") {
+		t.Fatalf("against the dynamiter the old version answers %s at step 30, not water: this case tests nothing", a)
+	}
+	divergesAtStep30(t, py, wrec, wp, v2)
 
 	// Which seat: asked for when the bot's name is not a recorded player's.
 	code, out = run(t, "play", "--python", py, "--against", rp, v2)
@@ -149,4 +179,26 @@ func TestPlayAgainstAndFromARecord(t *testing.T) {
 			t.Errorf("%v: exit %d, want 2:\n%s", bad, code, out)
 		}
 	}
+}
+
+// divergesAtStep30 re-runs the record at path with the new version live in seat 0 and checks
+// that it stops at step 30 with both answers: live water, or rock where the record has water.
+func divergesAtStep30(t *testing.T, py string, rec *replay.Record, path, v2 string) string {
+	t.Helper()
+	recorded, live := "", "DYNAMITE_MOVE_WATER"
+	for _, a := range rec.Steps[29].Answers {
+		if a.Seat == 0 {
+			recorded = string(a.Action)
+		}
+	}
+	if strings.Contains(recorded, "WATER") {
+		live = "DYNAMITE_MOVE_ROCK"
+	}
+	code, out := run(t, "play", "--python", py, "--against", path, "--seat", "0", v2)
+	if code != 1 || !strings.Contains(out, "diverged at step 30 of ") ||
+		!strings.Contains(out, "live {\"dynamite\":{\"move\":\""+live+"\"}}") || !strings.Contains(out, "--from "+path+" --step 30") ||
+		!strings.Contains(out, "the re-run stopped at step 30") {
+		t.Fatalf("--against %s with a new version (exit %d; step 30 recorded %s):\n%s", path, code, recorded, out)
+	}
+	return out
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/botarena/arena/arena/players"
 
 	_ "github.com/botarena/arena/arena/games/all"
+	"github.com/botarena/arena/internal/slack"
 )
 
 const root = "../.."
@@ -72,7 +73,7 @@ func launchEnv(t *testing.T, bots []string, env []string) []*host.Bot {
 			c.Env = append(append(c.Env, "PYTHONPATH="+sdkSrc), env...)
 			c.ReadOnly = append(c.ReadOnly, sdkSrc)
 		}
-		p, err := host.Launch(context.Background(), c, host.Options{StartTimeout: 20 * time.Second})
+		p, err := host.Launch(context.Background(), c, host.Options{StartTimeout: slack.Of(t, 20*time.Second)})
 		if err != nil {
 			players.CloseAll(procs[:i])
 			t.Fatalf("launch %s: %v", a, err)

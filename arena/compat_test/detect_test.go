@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/botarena/arena/arena/host"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // A .py file in no known style fails to start, and the error lists the seed APIs looked for
@@ -26,7 +27,7 @@ func TestUndetectedFileListsTheAPIsLookedFor(t *testing.T) {
 	}
 	c.Env = append(c.Env, "PYTHONPATH="+sdkSrc)
 	c.ReadOnly = append(c.ReadOnly, sdkSrc)
-	b, err := host.Launch(context.Background(), c, host.Options{StartTimeout: 20 * time.Second})
+	b, err := host.Launch(context.Background(), c, host.Options{StartTimeout: slack.Of(t, 20*time.Second)})
 	if err == nil {
 		b.Close()
 		t.Fatal("a file without any bot started")

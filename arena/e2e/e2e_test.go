@@ -49,7 +49,7 @@ type played struct {
 func play(t *testing.T, deadline time.Duration, params map[string]string, bots ...string) played {
 	t.Helper()
 	ctx := context.Background()
-	procs, err := players.Launch(ctx, resolver, bots, host.Options{StartTimeout: 20 * time.Second})
+	procs, err := players.Launch(ctx, resolver, bots, host.Options{StartTimeout: slack.Of(t, 20*time.Second)})
 	if err != nil {
 		t.Fatal(err)
 	}

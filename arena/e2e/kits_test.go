@@ -14,6 +14,7 @@ import (
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
+	"github.com/botarena/arena/internal/slack"
 	"github.com/botarena/arena/sdk/handshake"
 )
 
@@ -85,7 +86,7 @@ func TestMixedLanguageTournament(t *testing.T) {
 	}
 	defer st.Close()
 	cfg := tournament.Config{Game: "dynamite", Params: map[string]string{"target": "50", "rounds": "150"}, Seed: 5, Reps: 1,
-		Deadline: 2 * time.Second, StartTimeout: 30 * time.Second, Entries: es}
+		Deadline: 2 * time.Second, StartTimeout: slack.Of(t, 30*time.Second), Entries: es}
 	id, err := tournament.Create(ctx, st, "mixed", cfg)
 	if err != nil {
 		t.Fatal(err)

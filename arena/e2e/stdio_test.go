@@ -14,6 +14,7 @@ import (
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/players"
+	"github.com/botarena/arena/internal/slack"
 )
 
 // playGame plays one match of any registered game between bots (paths or folders) with the
@@ -31,7 +32,7 @@ func playWith(t *testing.T, r *botspec.Resolver, name string, deadline time.Dura
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	procs, err := players.Launch(ctx, r, bots, host.Options{StartTimeout: 30 * time.Second})
+	procs, err := players.Launch(ctx, r, bots, host.Options{StartTimeout: slack.Of(t, 30*time.Second)})
 	if err != nil {
 		t.Fatalf("launch %v: %v", bots, err)
 	}

@@ -1,3 +1,5 @@
+//go:build linux
+
 package fairness_test
 
 import (

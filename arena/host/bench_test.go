@@ -7,6 +7,7 @@ import (
 
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/internal/selfcpu"
+	"github.com/botarena/arena/internal/slack"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 )
 
@@ -18,7 +19,7 @@ func BenchmarkActGo(b *testing.B) { benchAct(b, false) }
 func BenchmarkActGoGRPC(b *testing.B) { benchAct(b, true) }
 
 func benchAct(b *testing.B, grpc bool) {
-	bot, err := host.Launch(context.Background(), command("paper"), host.Options{StartTimeout: 5 * time.Second, GRPCOnly: grpc})
+	bot, err := host.Launch(context.Background(), command("paper"), host.Options{StartTimeout: slack.Of(b, 5*time.Second), GRPCOnly: grpc})
 	if err != nil {
 		b.Fatal(err)
 	}

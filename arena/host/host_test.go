@@ -58,7 +58,7 @@ func launch(t *testing.T, name string) *host.Bot {
 // every Go bot announces), and checks which lane it got.
 func launchOn(t *testing.T, c host.Command, grpc bool) *host.Bot {
 	t.Helper()
-	b, err := host.Launch(context.Background(), c, host.Options{StartTimeout: 5 * time.Second, GRPCOnly: grpc})
+	b, err := host.Launch(context.Background(), c, host.Options{StartTimeout: slack.Of(t, 5*time.Second), GRPCOnly: grpc})
 	if err != nil {
 		t.Fatalf("launch %s: %v", c.Name, err)
 	}

@@ -105,7 +105,7 @@ func TestUnderAttackOpponentMoves(t *testing.T) {
 	ctx := context.Background()
 	perMove := func(opponent string) (wall, hostCPU time.Duration) {
 		bots := []string{filepath.Join(root, opponent), filepath.Join(root, house)}
-		procs, err := players.Launch(ctx, resolver, bots, host.Options{StartTimeout: 30 * time.Second})
+		procs, err := players.Launch(ctx, resolver, bots, host.Options{StartTimeout: slack.Of(t, 30*time.Second)})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,6 +19,7 @@ import (
 	"github.com/botarena/arena/arena/host"
 	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/players"
+	"github.com/botarena/arena/internal/slack"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 	"github.com/botarena/arena/sdk"
 	sdkdynamite "github.com/botarena/arena/sdk/dynamite"
@@ -51,7 +52,7 @@ func FuzzBotAnswers(f *testing.F) {
 	if err != nil {
 		f.Fatal(err)
 	}
-	opt := host.Options{StartTimeout: 30 * time.Second}
+	opt := host.Options{StartTimeout: slack.Of(f, 30*time.Second)}
 	var bot *host.Bot
 	defer func() {
 		if bot != nil {

@@ -55,7 +55,7 @@ func TestSymlinkedSocketRefused(t *testing.T) {
 	}
 	c := p.Command
 	c.Args = []string{target}
-	_, err = host.Launch(context.Background(), c, host.Options{StartTimeout: 10 * time.Second})
+	_, err = host.Launch(context.Background(), c, host.Options{StartTimeout: slack.Of(t, 10*time.Second)})
 	if err == nil || !errors.Is(err, host.ErrBadHandshake) || !strings.Contains(err.Error(), "not a unix socket") {
 		t.Fatalf("a handshake naming a symlink was not refused as one: %v", err)
 	}
@@ -88,7 +88,7 @@ func TestShadowingModuleRunsOnlyInTheSandbox(t *testing.T) {
 		if err := os.Chdir(dir); err != nil {
 			t.Fatal(err)
 		}
-		b, lerr := host.Launch(context.Background(), p.Command, host.Options{StartTimeout: 20 * time.Second})
+		b, lerr := host.Launch(context.Background(), p.Command, host.Options{StartTimeout: slack.Of(t, 20*time.Second)})
 		_ = os.Chdir(old)
 		if lerr == nil {
 			b.Close()
@@ -218,7 +218,7 @@ func TestRequirementsFromWheels(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	procs, err := players.Launch(context.Background(), r, []string{dir}, host.Options{StartTimeout: 20 * time.Second})
+	procs, err := players.Launch(context.Background(), r, []string{dir}, host.Options{StartTimeout: slack.Of(t, 20*time.Second)})
 	if err != nil {
 		t.Fatalf("the bot cannot import its dependency: %v", err)
 	}
@@ -280,11 +280,11 @@ func TestSingleFileSeesOnlyItself(t *testing.T) {
 	dir := t.TempDir()
 	write(t, dir, "helper.py", "MOVE = 'R'\n")
 	file := write(t, dir, "bot.py", "import helper\nclass Bot:\n    def make_move(self, gamestate):\n        return helper.MOVE\n")
-	_, err := players.Launch(context.Background(), resolver, []string{file}, host.Options{StartTimeout: 20 * time.Second})
+	_, err := players.Launch(context.Background(), resolver, []string{file}, host.Options{StartTimeout: slack.Of(t, 20*time.Second)})
 	if err == nil || !strings.Contains(err.Error(), "No module named 'helper'") || !strings.Contains(err.Error(), "give the folder") {
 		t.Fatalf("a single file importing its neighbour: %v", err)
 	}
-	procs, err := players.Launch(context.Background(), resolver, []string{dir}, host.Options{StartTimeout: 20 * time.Second})
+	procs, err := players.Launch(context.Background(), resolver, []string{dir}, host.Options{StartTimeout: slack.Of(t, 20*time.Second)})
 	if err != nil {
 		t.Fatalf("the folder does not bring its helper module: %v", err)
 	}

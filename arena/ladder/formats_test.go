@@ -37,7 +37,8 @@ func TestLadderPlaysEachGameInItsFormat(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	srv := queuetest.StartServer(t, queue.Config{AckWait: 10 * time.Second})
+	// A worker whose heartbeat the machine delays past the ack wait loses its job: stretched too.
+	srv := queuetest.StartServer(t, queue.Config{AckWait: slack.Of(t, 10*time.Second)})
 	games := []string{"auction", "realtv"}
 	// A move's deadline with the shared slack: the upload is a real process on a loaded machine,
 	// and a timeout here would be the machine's, not the format's.
