@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -53,10 +54,65 @@ type cgroup struct {
 	v2   map[string]bool
 	kill string   // the plan's kill method
 	all  []string // unique directories, in creation order
-	cpuF *os.File // kept open so Snapshot costs one pread
+	cpuF *cgFile  // kept open so a CPU reading costs one pread
 	// memF is the current-memory file, kept open too: opening a cgroup file costs about
 	// 20 us, a pread of an open one about 1 us (BenchmarkSnapshot).
-	memF *os.File
+	memF *cgFile
+}
+
+// cgFile is an open cgroup counter file, read whole from its start with one pread. os.File's
+// ReadAt reads on until its buffer is full, so every reading paid a second pread for the end
+// of the file, in which the kernel prints the file again (2 system calls per CPU reading,
+// measured per move with perf; issue 23).
+type cgFile struct {
+	f    *os.File
+	rc   syscall.RawConn
+	read func(fd uintptr) bool // g.pread, bound once: a reading allocates nothing
+	mu   sync.Mutex            // the CPU clock's poller and a move's end may read at once
+	buf  [512]byte             // a counter file's text is a few words (cpu.stat: ~10 lines)
+	n    int
+	err  error
+}
+
+func openCgFile(path string) *cgFile {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	rc, err := f.SyscallConn()
+	if err != nil {
+		_ = f.Close()
+		return nil
+	}
+	g := &cgFile{f: f, rc: rc}
+	g.read = g.pread
+	return g
+}
+
+func (g *cgFile) pread(fd uintptr) bool {
+	for {
+		g.n, g.err = syscall.Pread(int(fd), g.buf[:], 0)
+		if g.err != syscall.EINTR {
+			return true
+		}
+	}
+}
+
+// text calls parse with the file's text now (ok false when it cannot be read).
+func (g *cgFile) text(parse func(text []byte)) (ok bool) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if err := g.rc.Read(g.read); err != nil || g.err != nil || g.n <= 0 {
+		return false
+	}
+	parse(g.buf[:g.n])
+	return true
+}
+
+func (g *cgFile) close() {
+	if g != nil {
+		_ = g.f.Close()
+	}
 }
 
 // newCgroup makes the process's cgroups and sets its limits. The init is added by add.
@@ -88,14 +144,14 @@ func (p *cgroupPlan) newCgroup(owner, name string, l Limits) (*cgroup, error) {
 		if c.v2[cgCPUAcct] {
 			file = "cpu.stat"
 		}
-		c.cpuF, _ = os.Open(filepath.Join(d, file))
+		c.cpuF = openCgFile(filepath.Join(d, file))
 	}
 	if d, ok := c.dirs[cgMemory]; ok {
 		file := "memory.usage_in_bytes"
 		if c.v2[cgMemory] {
 			file = "memory.current"
 		}
-		c.memF, _ = os.Open(filepath.Join(d, file))
+		c.memF = openCgFile(filepath.Join(d, file))
 	}
 	return c, nil
 }
@@ -205,28 +261,25 @@ func (c *cgroup) cpu() (time.Duration, bool) {
 	if c == nil || c.cpuF == nil {
 		return 0, false
 	}
-	var buf [512]byte
-	n, err := c.cpuF.ReadAt(buf[:], 0)
-	if n == 0 && err != nil {
-		return 0, false
-	}
-	if c.v2[cgCPUAcct] {
-		return time.Duration(keyedValue(buf[:n], "usage_usec")) * time.Microsecond, true
-	}
-	ns, _ := strconv.ParseInt(strings.TrimSpace(string(buf[:n])), 10, 64)
-	return time.Duration(ns), true
+	var cpu time.Duration
+	v2 := c.v2[cgCPUAcct]
+	ok := c.cpuF.text(func(text []byte) {
+		if v2 {
+			cpu = time.Duration(keyedValue(text, "usage_usec")) * time.Microsecond
+			return
+		}
+		ns, _ := strconv.ParseInt(strings.TrimSpace(string(text)), 10, 64)
+		cpu = time.Duration(ns)
+	})
+	return cpu, ok
 }
 
 func (c *cgroup) memory() int64 {
 	if c == nil || c.memF == nil {
 		return 0
 	}
-	var buf [64]byte
-	n, err := c.memF.ReadAt(buf[:], 0)
-	if n == 0 && err != nil {
-		return 0
-	}
-	v, _ := strconv.ParseInt(strings.TrimSpace(string(buf[:n])), 10, 64)
+	var v int64
+	c.memF.text(func(text []byte) { v, _ = strconv.ParseInt(strings.TrimSpace(string(text)), 10, 64) })
 	return v
 }
 
@@ -347,11 +400,8 @@ func (c *cgroup) remove() {
 	if c == nil {
 		return
 	}
-	for _, f := range []*os.File{c.cpuF, c.memF} {
-		if f != nil {
-			_ = f.Close()
-		}
-	}
+	c.cpuF.close()
+	c.memF.close()
 	removeCgroupDirs(c.all)
 }
 

@@ -117,9 +117,15 @@ def test_mtls_describe_start_actstream(write_bot, bot_process, curve) -> None:
     assert [a.act.step for a in answers] == [1, 2, 3, 4, 5]
     assert all(a.act.dynamite.move == 2 for a in answers)  # paper
 
+    # The SDK answers the health check on raw bytes (_service.health_handler): the standard
+    # client's view of it is the standard service's.
     health = health_pb2_grpc.HealthStub(b.channel)
-    assert health.Check(health_pb2.HealthCheckRequest(service="plugin"), timeout=10).status == \
-        health_pb2.HealthCheckResponse.SERVING
+    for service in ("plugin", ""):
+        assert health.Check(health_pb2.HealthCheckRequest(service=service), timeout=10).status == \
+            health_pb2.HealthCheckResponse.SERVING
+    with pytest.raises(grpc.RpcError) as unknown:
+        health.Check(health_pb2.HealthCheckRequest(service="arena.v1.BotService" * 9), timeout=10)
+    assert unknown.value.code() == grpc.StatusCode.NOT_FOUND
 
 
 @pytest.mark.parametrize("curve", [ec.SECP521R1(), ec.SECP256R1()], ids=["go-plugin-P521", "P256"])
@@ -253,7 +259,8 @@ def test_eleven_realtv_seats_stream_at_once(write_bot, bot_process) -> None:
 #: Modules a served bot must not import before its first move (issue 23, start-up): each costs
 #: milliseconds of every bot's start, and the served path does without them.
 NOT_AT_START = ("cryptography.x509", "cryptography.hazmat.backends.openssl.backend", "secrets", "tempfile",
-                "arena_sdk.finger", "arena_sdk.bidding", "arena_sdk.auction", "arena_sdk.realtv")
+                "arena_sdk.finger", "arena_sdk.bidding", "arena_sdk.auction", "arena_sdk.realtv",
+                "grpc_health.v1.health", "grpc_health.v1.health_pb2")
 
 
 def test_start_up_imports_stay_lean(write_bot, bot_process) -> None:

@@ -144,11 +144,10 @@ def serve(bot: object, handshake_fd: int, lane_fd: int | None = None) -> NoRetur
             _fail(f"arena_sdk: cannot make the TLS certificate of the handshake: {e}")
 
     import grpc
-    from grpc_health.v1 import health, health_pb2, health_pb2_grpc
 
     from arena_sdk._pb.arena.v1 import bot_pb2_grpc
     from arena_sdk._pb.plugin import broker_pb2_grpc, controller_pb2_grpc, stdio_pb2_grpc
-    from arena_sdk._service import BotServicer, BrokerServicer, ControllerServicer, StdioServicer
+    from arena_sdk._service import BotServicer, BrokerServicer, ControllerServicer, StdioServicer, health_handler
 
     sock_dir = os.environ.get("PLUGIN_UNIX_SOCKET_DIR") or ""
     cleanup: list[str] = []
@@ -171,10 +170,7 @@ def serve(bot: object, handshake_fd: int, lane_fd: int | None = None) -> NoRetur
     )
     servicer = BotServicer(bot, [_lane.NAME] if lane_fd is not None else [])  # type: ignore[arg-type]
     bot_pb2_grpc.add_BotServiceServicer_to_server(servicer, server)
-    health_servicer = health.HealthServicer()
-    health_servicer.set("plugin", health_pb2.HealthCheckResponse.SERVING)
-    health_servicer.set("", health_pb2.HealthCheckResponse.SERVING)
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
+    server.add_generic_rpc_handlers((health_handler(),))
     controller_pb2_grpc.add_GRPCControllerServicer_to_server(ControllerServicer(shutdown), server)
     stdio_pb2_grpc.add_GRPCStdioServicer_to_server(StdioServicer(), server)
     broker_pb2_grpc.add_GRPCBrokerServicer_to_server(BrokerServicer(), server)
