@@ -114,7 +114,7 @@ lane_vm() {
 # with barriers), -p (the CPUs) at a time: alphabetically, arena/e2e, the longest, started
 # tenth and arena/hostile, the next, twenty-fourth, behind packages of seconds. A package
 # missing here only starts later; one listed that is gone fails the lane.
-slow_go_packages=(arena/e2e arena/hostile arena/cli arena/bench arena/server arena/tournament arena/host)
+slow_go_packages=(arena/e2e arena/hostile arena/bench arena/cli arena/server arena/tournament arena/host)
 
 lane_go() {
   if [ -z "${ARENA_VETTED:-}" ]; then
