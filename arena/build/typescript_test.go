@@ -146,7 +146,7 @@ func TestTypeScriptKitIsTheArenas(t *testing.T) {
 			"package.json": `{"name": "tsbot", "version": "1.0.0", "main": "dist/bot.js", "dependencies": {"dep": "file:dep"},
   "scripts": {"preinstall": "touch ran-preinstall", "postinstall": "touch ran-postinstall",
     "build": "(echo poisoned >> node_modules/arena/dist/index.js) 2>/dev/null; (touch ` + hostMarker + `) 2>/dev/null; node node_modules/arena/node_modules/typescript/bin/tsc -p tsconfig.json"}}`,
-			"dep/package.json": `{"name": "dep", "version": "1.0.0", "scripts": {"install": "touch ../../ran-dep-install"}}`,
+			"dep/package.json": `{"name": "dep", "version": "1.0.0", "scripts": {"install": "touch \"$INIT_CWD/ran-dep-install\""}}`,
 		})
 		a, err := Stdio(o, StdioBot{Name: "copies", Kind: submission.TypeScript, Snap: snapshot(t, dir)}, filepath.Join(t.TempDir(), "files"))
 		if err != nil {
