@@ -28,7 +28,8 @@ var kitDocs = []struct {
 	{"cpp", []string{"examples/cpp/README.md", "examples/cpp/*/README.md"}, []string{"sdk/cpp/arena.hpp", "sdk/cpp/arena", "examples/cpp"}, []string{".hpp", ".cpp", ".h"}},
 	{"go", []string{"examples/go/README.md", "examples/go/*/README.md"},
 		[]string{"sdk", "examples/go"}, []string{".go"}},
-	{"typescript", []string{"examples/typescript/README.md"}, []string{"examples/typescript/src"}, []string{".ts"}},
+	{"typescript", []string{"sdk/typescript/README.md", "examples/typescript/README.md", "examples/typescript/*/README.md"},
+		[]string{"sdk/typescript/src", "examples/typescript"}, []string{".ts"}},
 }
 
 var (
@@ -156,7 +157,7 @@ func TestRustExamplesResolveWithCargo(t *testing.T) {
 }
 
 // TestEveryExampleHasAREADME: each language's folder under examples/ and each bot folder in it
-// (a folder with the bot's files, not the TypeScript bot's own src/ and proto/) has a README.
+// has a README.
 func TestEveryExampleHasAREADME(t *testing.T) {
 	langs, err := os.ReadDir("examples")
 	if err != nil {

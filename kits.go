@@ -51,13 +51,13 @@ var JavaKit embed.FS
 //go:embed sdk/cpp/*.hpp sdk/cpp/arena/*.hpp
 var CppKit embed.FS
 
-// TypeScriptKit: the TypeScript kit, which lives in its example (examples/typescript: the
-// arena library in src/arena, the protocol files, the package and compiler settings). Every
-// TypeScript bot carries its own copy; no build mounts this one.
+// TypeScriptKit: the TypeScript kit's package "arena" (its sources, the protocol files it loads,
+// its package.json, lockfile and compiler settings), without its tests; arena/build builds it
+// once for every TypeScript bot.
 //
-//go:embed examples/typescript/package.json examples/typescript/package-lock.json
-//go:embed examples/typescript/tsconfig.json examples/typescript/src/arena/*.ts
-//go:embed examples/typescript/proto/*/*/*.proto examples/typescript/proto/*/*/*/*.proto
+//go:embed sdk/typescript/package.json sdk/typescript/package-lock.json
+//go:embed sdk/typescript/tsconfig.json sdk/typescript/README.md sdk/typescript/src/*.ts
+//go:embed sdk/typescript/proto/*/*/*.proto sdk/typescript/proto/*/*/*/*.proto
 var TypeScriptKit embed.FS
 
 // KitRoots name each kit's embedding and the folder of the module it holds (its root once
@@ -72,5 +72,5 @@ var KitRoots = map[string]struct {
 	"rust":       {RustKit, "sdk/rust"},
 	"java":       {JavaKit, "sdk/java"},
 	"cpp":        {CppKit, "sdk/cpp"},
-	"typescript": {TypeScriptKit, "examples/typescript"},
+	"typescript": {TypeScriptKit, "sdk/typescript"},
 }

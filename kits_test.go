@@ -33,11 +33,7 @@ var kitRule = map[string]func(p string) bool{
 		return strings.HasPrefix(p, "sdk/cpp/") && !strings.HasPrefix(p, "sdk/cpp/test/")
 	},
 	"typescript": func(p string) bool {
-		switch strings.TrimPrefix(p, "examples/typescript/") {
-		case "package.json", "package-lock.json", "tsconfig.json":
-			return true
-		}
-		return strings.HasPrefix(p, "examples/typescript/src/arena/") || strings.HasPrefix(p, "examples/typescript/proto/")
+		return strings.HasPrefix(p, "sdk/typescript/") && !strings.HasPrefix(p, "sdk/typescript/test/") && p != "sdk/typescript/.gitignore"
 	},
 }
 

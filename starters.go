@@ -9,17 +9,15 @@ import "embed"
 var Rules embed.FS
 
 // Starters are the examples a stranger downloads from the site as starter kits: each
-// language's folder per game (examples/<language>/<game>, with its README), and the
-// TypeScript kit's one folder for every game. The site zips them as they are, so a kit
-// uploaded back unchanged is exactly the example the arena's own tests play. The examples' own
-// tests are left out (Go test files, the TypeScript kit's test/): they test the example
-// against this repository.
+// language's folder per game (examples/<language>/<game>, with its README). The site zips them
+// as they are, so a kit uploaded back unchanged is exactly the example the arena's own tests
+// play. The examples' own tests are left out (Go test files): they test the example against
+// this repository.
 //
 //go:embed examples/*/README.md examples/*/*/README.md
 //go:embed examples/python/*/*.py examples/go/*/main.go examples/javascript/*/*.js examples/javascript/*/package.json
 //go:embed examples/rust/*/Cargo.toml examples/rust/*/src/*.rs examples/java/*/*.java
 //go:embed examples/cpp/*/*.cpp examples/cpp/*/Makefile examples/cpp/*/CMakeLists.txt
-//go:embed examples/typescript/bot.json examples/typescript/package.json examples/typescript/package-lock.json
-//go:embed examples/typescript/tsconfig.json examples/typescript/src/*.ts examples/typescript/src/arena/*.ts
-//go:embed examples/typescript/proto/*/*/*.proto examples/typescript/proto/*/*/*/*.proto
+//go:embed examples/typescript/*/bot.json examples/typescript/*/package.json
+//go:embed examples/typescript/*/tsconfig.json examples/typescript/*/bot.ts
 var Starters embed.FS

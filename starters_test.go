@@ -10,10 +10,10 @@ import (
 )
 
 // starterRule says which tracked files the site's starter kits and rules are made of: every
-// example file but the examples' own tests (Go test files, the TypeScript kit's test/ folder)
-// and hidden files, and every docs/rules file.
+// example file but the examples' own tests (Go test files) and hidden files, and every
+// docs/rules file.
 func starterRule(p string) bool {
-	if !strings.HasPrefix(p, "examples/") || strings.HasSuffix(p, "_test.go") || strings.HasPrefix(p, "examples/typescript/test/") || strings.HasPrefix(path.Base(p), ".") {
+	if !strings.HasPrefix(p, "examples/") || strings.HasSuffix(p, "_test.go") || strings.HasPrefix(path.Base(p), ".") {
 		return false
 	}
 	return !strings.Contains(p, "/node_modules/") && !strings.Contains(p, "/target/")

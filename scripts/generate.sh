@@ -31,9 +31,9 @@ find "$out" \( -name '*.py' -o -name '*.pyi' \) -print0 | xargs -0 sed -i -E \
   -e 's/^from plugin import/from arena_sdk._pb.plugin import/'
 touch "$out/__init__.py" "$out/arena/__init__.py" "$out/arena/v1/__init__.py" "$out/plugin/__init__.py"
 # The TypeScript native kit loads the .proto files at start-up: it carries an exact copy.
-rm -f examples/typescript/proto/arena/v1/*.proto
-cp proto/arena/v1/*.proto examples/typescript/proto/arena/v1/
+rm -f sdk/typescript/proto/arena/v1/*.proto
+cp proto/arena/v1/*.proto sdk/typescript/proto/arena/v1/
 # Every kit's wire tables (games, enums, messages) and the TypeScript kit's message types, read
 # from the Go descriptors just generated (internal/kitgen).
 go run ./internal/kitgen/cmd/kitgen -root .
-echo "generated: proto/arena/v1/*.pb.go, $out, examples/typescript/proto, the kits' wire tables (internal/kitgen)"
+echo "generated: proto/arena/v1/*.pb.go, $out, sdk/typescript/proto, the kits' wire tables (internal/kitgen)"

@@ -54,10 +54,10 @@ lane_languages() {
   trap 'rm -rf "$scratch"' EXIT
   step "the JavaScript kit's self-tests"
   node --test sdk/javascript/test/
-  step "the TypeScript kit's lane test (in a copy: npm ci fetches its packages, and the e2e tests build the folder meanwhile)"
+  step "the TypeScript kit's self-tests (in a copy, so that the checkout stays clean: npm ci fetches its packages)"
   mkdir "$scratch/ts"
-  cp -R examples/typescript/package.json examples/typescript/package-lock.json examples/typescript/tsconfig.json \
-    examples/typescript/src examples/typescript/proto examples/typescript/test "$scratch/ts/"
+  cp -R sdk/typescript/package.json sdk/typescript/package-lock.json sdk/typescript/tsconfig.json \
+    sdk/typescript/src sdk/typescript/proto sdk/typescript/test "$scratch/ts/"
   npm ci --prefix "$scratch/ts" --ignore-scripts --no-audit --no-fund
   npm run --prefix "$scratch/ts" build
   node --test "$scratch/ts/test/"
@@ -155,12 +155,12 @@ fi
 
 step "generated code is fresh (scripts/generate.sh)"
 scripts/generate.sh >/dev/null
-if ! git diff --exit-code --stat -- proto sdk/python/src/arena_sdk/_pb examples/typescript/proto sdk/anygame sdk/python/src/arena_sdk/_wire.py sdk/javascript/lib/wire.js examples/typescript/src/arena/types.ts sdk/rust/src/tables.rs sdk/java/arena/Tables.java sdk/cpp/arena/tables.hpp; then
+if ! git diff --exit-code --stat -- proto sdk/python/src/arena_sdk/_pb sdk/typescript/proto sdk/anygame sdk/python/src/arena_sdk/_wire.py sdk/javascript/lib/wire.js sdk/typescript/src/types.ts sdk/rust/src/tables.rs sdk/java/arena/Tables.java sdk/cpp/arena/tables.hpp; then
   echo "generated code is stale: run scripts/generate.sh and commit the result" >&2
   exit 1
 fi
-if [ -n "$(git status --porcelain -- proto sdk/python/src/arena_sdk/_pb examples/typescript/proto sdk/anygame sdk/python/src/arena_sdk/_wire.py sdk/javascript/lib/wire.js examples/typescript/src/arena/types.ts sdk/rust/src/tables.rs sdk/java/arena/Tables.java sdk/cpp/arena/tables.hpp)" ]; then
-  git status --porcelain -- proto sdk/python/src/arena_sdk/_pb examples/typescript/proto sdk/anygame sdk/python/src/arena_sdk/_wire.py sdk/javascript/lib/wire.js examples/typescript/src/arena/types.ts sdk/rust/src/tables.rs sdk/java/arena/Tables.java sdk/cpp/arena/tables.hpp
+if [ -n "$(git status --porcelain -- proto sdk/python/src/arena_sdk/_pb sdk/typescript/proto sdk/anygame sdk/python/src/arena_sdk/_wire.py sdk/javascript/lib/wire.js sdk/typescript/src/types.ts sdk/rust/src/tables.rs sdk/java/arena/Tables.java sdk/cpp/arena/tables.hpp)" ]; then
+  git status --porcelain -- proto sdk/python/src/arena_sdk/_pb sdk/typescript/proto sdk/anygame sdk/python/src/arena_sdk/_wire.py sdk/javascript/lib/wire.js sdk/typescript/src/types.ts sdk/rust/src/tables.rs sdk/java/arena/Tables.java sdk/cpp/arena/tables.hpp
   echo "generated files are missing from git: run scripts/generate.sh and commit the result" >&2
   exit 1
 fi

@@ -25,7 +25,7 @@ var languageBots = []struct {
 	{"C++ stdio bot", "examples/cpp/dynamite", false},
 	{"Rust stdio bot", "examples/rust/dynamite", false},
 	{"Java stdio bot", "examples/java/dynamite", false},
-	{"TypeScript native bot", "examples/typescript", true},
+	{"TypeScript native bot", "examples/typescript/dynamite", true},
 }
 
 // languages times a move and a start-up of a bot in every kit language, beside the Go and

@@ -173,13 +173,14 @@ func (r *Resolver) prepare(arg string) (Prepared, error) {
 		}
 		// The bot sees its binary, not its source.
 		program, c.Mounts = []string{filepath.Join(BotDir, "bot")}, []sandbox.Mount{{Host: a.Dir, At: BotDir}}
-	case submission.JavaScript, submission.Rust, submission.Java, submission.Cpp:
+	case submission.JavaScript, submission.TypeScript, submission.Rust, submission.Java, submission.Cpp:
 		t, err := build.ToolFor(src.Kind)
 		if err != nil {
 			return out, err
 		}
 		run := src.Run
-		if src.Kind == submission.JavaScript && src.Entry != "" && len(run) == 0 {
+		node := src.Kind == submission.JavaScript || src.Kind == submission.TypeScript
+		if node && src.Entry != "" && len(run) == 0 {
 			run = []string{"node", filepath.Join(BotDir, src.Entry)}
 		}
 		if !(src.Kind == submission.JavaScript && src.Manifest == nil && filepath.Ext(src.Root) == ".js") {
@@ -190,8 +191,8 @@ func (r *Resolver) prepare(arg string) (Prepared, error) {
 			}
 			c.Mounts = []sandbox.Mount{{Host: a.Dir, At: BotDir}}
 		}
-		if src.Kind == submission.JavaScript {
-			sdk, err := build.SDK(src.Kind)
+		if node {
+			sdk, err := build.SDK(r.Build, src.Kind)
 			if err != nil {
 				return out, err
 			}

@@ -23,7 +23,7 @@ func (r *Resolver) ready(src submission.Source) error {
 		if err := r.goReady(); err != nil {
 			return build.Cannot("build Go bots", err)
 		}
-	case submission.JavaScript, submission.Rust, submission.Java, submission.Cpp:
+	case submission.JavaScript, submission.TypeScript, submission.Rust, submission.Java, submission.Cpp:
 		if _, err := build.ToolFor(src.Kind); err != nil {
 			return err
 		}
@@ -112,10 +112,10 @@ func (r *Resolver) Languages() []Language {
 	tsErr := jsErr
 	if tsErr == nil {
 		if _, err := exec.LookPath("npm"); err != nil {
-			tsErr = build.Cannot("build TypeScript bots", fmt.Errorf("no npm on PATH: a TypeScript bot is compiled by npm run build (install npm beside node)"))
+			tsErr = build.Cannot("build TypeScript bots", fmt.Errorf("no npm on PATH: the arena's TypeScript kit is built with npm ci (install npm beside node)"))
 		}
 	}
-	add("TypeScript", jsFound, tsErr, "built with npm run build and the bot's own typescript (node_modules, or npm with --build-network)")
+	add("TypeScript", jsFound, tsErr, "compiled against the arena's TypeScript kit, whose npm packages its first build fetches (--build-network; kept afterwards)")
 	for _, l := range []struct {
 		name string
 		kind submission.Kind

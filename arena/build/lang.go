@@ -69,8 +69,8 @@ func findTool(k submission.Kind) (Tool, error) {
 	t := Tool{Kind: k, View: append([]string{}, systemView...)}
 	path := "PATH=/usr/local/bin:/usr/bin:/bin"
 	switch k {
-	case submission.JavaScript:
-		node, err := realTool("node", "JavaScript bots run on Node.js: install nodejs (20 or newer)")
+	case submission.JavaScript, submission.TypeScript:
+		node, err := realTool("node", "JavaScript and TypeScript bots run on Node.js: install nodejs (20 or newer)")
 		if err != nil {
 			return t, err
 		}
@@ -195,19 +195,12 @@ cd /run/build/out
 var recipes = map[submission.Kind]string{
 	submission.JavaScript: `
 if [ -f package.json ]; then
-  deps=$(node -e 'const p=require("./package.json");process.stdout.write(String(Object.keys(Object.assign({},p.dependencies,p.devDependencies)).length))')
-  build=$(node -e 'const p=require("./package.json");process.stdout.write(p.scripts&&p.scripts.build?"yes":"")')
-  if [ "$deps" != 0 ] && [ ! -d node_modules ]; then
-    if [ "$ARENA_NETWORK" != 1 ]; then
-      echo "package.json declares $deps dependencies and the folder has no node_modules: fetching them needs the network, which the organiser allows with --build-network" >&2
-      exit 2
-    fi
-    if [ -f package-lock.json ]; then npm ci --ignore-scripts; else npm install --ignore-scripts; fi
-  fi
+` + nodeDeps + `
   if [ -n "$build" ]; then npm run build; fi
-  if [ "$deps" != 0 ] && [ "$ARENA_NETWORK" = 1 ]; then npm prune --omit=dev --ignore-scripts; fi
+` + nodePrune + `
 fi
 `,
+	submission.TypeScript: typeScriptRecipe,
 	submission.Rust: `
 # The kit is a path dependency wherever it lies on the author's machine (examples name
 # ../../../sdk/rust); here it is the arena's own, at ` + SDKDir + `. In this sandbox's copy only.
@@ -285,7 +278,7 @@ func Stdio(o Options, b StdioBot, store string) (Artefact, error) {
 	if !ok {
 		return Artefact{}, fmt.Errorf("no build recipe for %s bots", b.Kind)
 	}
-	sdk, err := SDK(b.Kind)
+	sdk, err := SDK(o, b.Kind)
 	if err != nil {
 		return Artefact{}, err
 	}
@@ -318,16 +311,20 @@ func existing(paths []string) []string {
 	return out
 }
 
-// sdkKits names each stdio language's kit library among the binary's kits (TypeScript bots
-// are JavaScript's kind and carry their own kit).
+// sdkKits names each stdio language's kit library among the binary's kits (the TypeScript
+// kit is built first: TypeScriptKit).
 var sdkKits = map[submission.Kind]string{
 	submission.JavaScript: kit.JavaScript, submission.Rust: kit.Rust,
 	submission.Java: kit.Java, submission.Cpp: kit.Cpp,
 }
 
-// SDK unpacks a stdio language's kit library, which the binary carries, into the files store.
-// A language without one gives an empty Kit: a bot that needs none still builds.
-func SDK(k submission.Kind) (Kit, error) {
+// SDK unpacks a stdio language's kit library, which the binary carries, into the files store
+// (the TypeScript kit: builds it, with o's limits and network). A language without one gives
+// an empty Kit: a bot that needs none still builds.
+func SDK(o Options, k submission.Kind) (Kit, error) {
+	if k == submission.TypeScript {
+		return TypeScriptKit(o)
+	}
 	name, ok := sdkKits[k]
 	if !ok {
 		return Kit{}, nil
@@ -340,7 +337,7 @@ func SDK(k submission.Kind) (Kit, error) {
 func Program(t Tool, run []string, bot string) ([]string, error) {
 	if len(run) == 0 {
 		switch t.Kind {
-		case submission.JavaScript:
+		case submission.JavaScript, submission.TypeScript:
 			run = []string{"node", bot}
 		case submission.Java:
 			run = []string{"java", "-cp", bot + "/classes:" + bot + "/lib/*", "Bot"}
@@ -350,7 +347,8 @@ func Program(t Tool, run []string, bot string) ([]string, error) {
 	}
 	out := append([]string{}, run...)
 	switch first := out[0]; {
-	case first == "node" && t.Kind == submission.JavaScript, first == "java" && t.Kind == submission.Java:
+	case first == "node" && (t.Kind == submission.JavaScript || t.Kind == submission.TypeScript),
+		first == "java" && t.Kind == submission.Java:
 		out[0] = t.Exe
 		if first == "java" {
 			// Small, fast-starting JVM for tiny moves: one GC thread, the quick compiler, and no

@@ -38,7 +38,8 @@ func Cannot(what string, err error) error {
 	return &Unavailable{What: what, Err: err}
 }
 
-// LanguageName is a kind of bot as people write it: Go, Python, JavaScript, Rust, Java, C++.
+// LanguageName is a kind of bot as people write it: Go, Python, JavaScript, TypeScript, Rust,
+// Java, C++.
 func LanguageName(k submission.Kind) string {
 	switch k {
 	case submission.Go:
@@ -47,6 +48,8 @@ func LanguageName(k submission.Kind) string {
 		return "Python"
 	case submission.JavaScript:
 		return "JavaScript"
+	case submission.TypeScript:
+		return "TypeScript"
 	case submission.Rust:
 		return "Rust"
 	case submission.Java:

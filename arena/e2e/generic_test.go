@@ -1,14 +1,11 @@
 package e2e_test
 
 import (
-	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"testing"
 	"time"
 
-	"github.com/botarena/arena"
 	"github.com/botarena/arena/arena/host"
 )
 
@@ -29,10 +26,7 @@ func TestGenericPathPlaysAnyGame(t *testing.T) {
 	t.Parallel()
 	for _, lang := range []string{"go", "python", "javascript", "typescript"} {
 		t.Run(lang, func(t *testing.T) {
-			dir, r := bot(filepath.Join("arena/e2e/testdata/anygame", lang)), resolver
-			if lang == "typescript" {
-				dir, r = typeScriptKitWith(t, filepath.Join(dir, "bot.ts")), networked
-			}
+			dir, r := bot(filepath.Join("arena/e2e/testdata/anygame", lang)), resolverOf(lang)
 			for _, g := range genericGames {
 				t.Run(g.name, func(t *testing.T) {
 					res, procs := playWith(t, r, g.name, 2*time.Second, g.params, dir, bot(g.house))
@@ -51,43 +45,4 @@ func TestGenericPathPlaysAnyGame(t *testing.T) {
 			}
 		})
 	}
-}
-
-// typeScriptKitWith is a TypeScript bot folder: the kit as the arena embeds it, with botFile
-// as its src/bot.ts.
-func typeScriptKitWith(t *testing.T, botFile string) string {
-	t.Helper()
-	kit := arena.KitRoots["typescript"]
-	dst := t.TempDir()
-	err := fs.WalkDir(kit.FS, kit.Root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		b, err := fs.ReadFile(kit.FS, p)
-		if err != nil {
-			return err
-		}
-		rel := p[len(kit.Root)+1:]
-		if err := os.MkdirAll(filepath.Join(dst, path.Dir(rel)), 0o755); err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	src, err := os.ReadFile(botFile)
-	if err != nil {
-		t.Fatal(err)
-	}
-	files := map[string][]byte{
-		"src/bot.ts": src,
-		"bot.json":   []byte(`{"name": "anyts", "author": "arena tests", "language": "typescript", "protocol": "grpc"}` + "\n"),
-	}
-	for name, b := range files {
-		if err := os.WriteFile(filepath.Join(dst, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dst
 }

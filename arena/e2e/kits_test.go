@@ -18,18 +18,25 @@ import (
 	"github.com/botarena/arena/sdk/handshake"
 )
 
-// kitLanguages are the starter kits with one bot folder per game, examples/<language>/<game>.
-var kitLanguages = []string{"go", "python", "javascript", "rust", "java", "cpp"}
+// kitLanguages are the starter kits, one bot folder per game: examples/<language>/<game>.
+var kitLanguages = []string{"go", "python", "javascript", "typescript", "rust", "java", "cpp"}
 
-// networked builds the TypeScript kit, whose build fetches its npm packages.
+// networked builds the TypeScript kit, whose first build fetches its npm packages.
 var networked = &botspec.Resolver{Build: build.Options{Network: true}}
 
+// resolverOf is the resolver that builds a language's bots.
+func resolverOf(lang string) *botspec.Resolver {
+	if lang == "typescript" {
+		return networked
+	}
+	return resolver
+}
+
 // TestEveryKitPlaysEveryGame: every kit bot, in every language, plays its game against a
-// house bot in the full sandbox, built by its language's recipe, without a fault; the
-// TypeScript native kit plays all five from one folder.
+// house bot in the full sandbox, built by its language's recipe, without a fault.
 func TestEveryKitPlaysEveryGame(t *testing.T) {
 	t.Parallel()
-	for _, lang := range append(kitLanguages, "typescript") {
+	for _, lang := range kitLanguages {
 		t.Run(lang, func(t *testing.T) {
 			// Every registered game, against the house bot and with the parameters its Spec.Kit names.
 			for _, name := range game.Names() {
@@ -38,11 +45,7 @@ func TestEveryKitPlaysEveryGame(t *testing.T) {
 					t.Fatal(err)
 				}
 				t.Run(name, func(t *testing.T) {
-					dir := bot(filepath.Join("examples", lang, name))
-					r := resolver
-					if lang == "typescript" {
-						dir, r = bot("examples/typescript"), networked
-					}
+					dir, r := bot(filepath.Join("examples", lang, name)), resolverOf(lang)
 					if _, err := os.Stat(dir); err != nil {
 						t.Fatalf("the %s kit has no %s bot: %v", lang, name, err)
 					}
@@ -67,16 +70,13 @@ func TestEveryKitPlaysEveryGame(t *testing.T) {
 	}
 }
 
-// TestMixedLanguageTournament: a tournament of dynamite bots in six languages (and the
-// TypeScript native one) finishes, every match played, none failed.
+// TestMixedLanguageTournament: a tournament of dynamite bots in every kit's language finishes,
+// every match played, none failed.
 func TestMixedLanguageTournament(t *testing.T) {
 	t.Parallel()
 	var es []tournament.Entry
-	for _, lang := range append(kitLanguages, "typescript") {
+	for _, lang := range kitLanguages {
 		dir := bot(filepath.Join("examples", lang, "dynamite"))
-		if lang == "typescript" {
-			dir = bot("examples/typescript")
-		}
 		es = append(es, tournament.Entry{Name: lang, Spec: dir, Language: lang})
 	}
 	ctx := context.Background()

@@ -21,10 +21,8 @@ type Language struct {
 	Name string
 	// Label is how a page names it.
 	Label string
-	// Folder is the language's examples folder; PerGame says it holds one folder per game
-	// (else the folder is one bot for every game, the TypeScript kit).
-	Folder  string
-	PerGame bool
+	// Folder is the language's examples folder: one folder per game.
+	Folder string
 }
 
 // labels name the languages on a page; a language folder missing here is shown by its name.
@@ -54,9 +52,6 @@ func Languages() []Language {
 		if l.Label == "" {
 			l.Label = e.Name()
 		}
-		// A folder with a bot.json at its top is one bot for every game.
-		_, err := fs.Stat(arena.Starters, l.Folder+"/bot.json")
-		l.PerGame = err != nil
 		out = append(out, l)
 	}
 	slices.SortStableFunc(out, func(a, b Language) int {
@@ -85,8 +80,7 @@ func Lookup(name string) (Language, bool) {
 	return Language{}, false
 }
 
-// Has reports whether the language has a starter kit for g: its folder of g, or, for a kit
-// that is one bot for every game, g is a registered game.
+// Has reports whether the language has a starter kit for g, a registered game: its folder of g.
 func (l Language) Has(g string) bool {
 	if g == "" || strings.ContainsAny(g, "/.\\") {
 		return false
@@ -98,12 +92,7 @@ func (l Language) Has(g string) bool {
 	return err == nil
 }
 
-func (l Language) root(g string) string {
-	if l.PerGame {
-		return l.Folder + "/" + g
-	}
-	return l.Folder
-}
+func (l Language) root(g string) string { return l.Folder + "/" + g }
 
 // FileName is the kit's download name.
 func (l Language) FileName(g string) string { return g + "-" + l.Name + ".zip" }
@@ -118,18 +107,28 @@ func (l Language) Zip(w io.Writer, g string) error {
 }
 
 // FetchesPackages reports whether building the language's starter fetches packages from a
-// registry (its folder pins them in package-lock.json): such a kit validates only on a server
-// whose builds may use the network (arena serve --build-network).
+// registry (the starter or its kit pins them in package-lock.json: the TypeScript kit's first
+// build fetches its npm packages): such a kit validates only on a server whose builds may use
+// the network (arena serve --build-network).
 func (l Language) FetchesPackages(g string) bool {
-	_, err := fs.Stat(arena.Starters, l.root(g)+"/package-lock.json")
-	return l.Has(g) && err == nil
+	if !l.Has(g) {
+		return false
+	}
+	if _, err := fs.Stat(arena.Starters, l.root(g)+"/package-lock.json"); err == nil {
+		return true
+	}
+	k, ok := arena.KitRoots[l.Name]
+	if !ok {
+		return false
+	}
+	_, err := fs.Stat(k.FS, k.Root+"/package-lock.json")
+	return err == nil
 }
 
-// HasSDK reports whether the language has a kit library of its own to download (the
-// TypeScript kit is its example).
+// HasSDK reports whether the language has a kit library of its own to download.
 func (l Language) HasSDK() bool {
 	_, ok := arena.KitRoots[l.Name]
-	return ok && l.PerGame
+	return ok
 }
 
 // SDKFileName is the kit library's download name.
@@ -139,7 +138,7 @@ func (l Language) SDKFileName() string { return "arena-kit-" + l.Name + ".zip" }
 // go.mod and its sdk/, proto/ and bots/ packages), test files left out.
 func (l Language) SDKZip(w io.Writer) error {
 	k, ok := arena.KitRoots[l.Name]
-	if !ok || !l.PerGame {
+	if !ok {
 		return fmt.Errorf("%w: %s has no kit library of its own", ErrNoKit, l.Label)
 	}
 	return zipTree(w, k.FS, k.Root, strings.TrimSuffix(l.SDKFileName(), ".zip"))

@@ -31,7 +31,8 @@ const (
 	Python     Kind = "python"
 	Go         Kind = "go"
 	Exec       Kind = "exec"
-	JavaScript Kind = "javascript" // TypeScript too: the same runtime and recipe
+	JavaScript Kind = "javascript"
+	TypeScript Kind = "typescript" // Node too, compiled against the arena's TypeScript kit
 	Rust       Kind = "rust"
 	Java       Kind = "java"
 	Cpp        Kind = "cpp"
@@ -45,7 +46,7 @@ const (
 
 // languages maps bot.json's "language" to a Kind.
 var languages = map[string]Kind{
-	"python": Python, "go": Go, "exec": Exec, "javascript": JavaScript, "typescript": JavaScript,
+	"python": Python, "go": Go, "exec": Exec, "javascript": JavaScript, "typescript": TypeScript,
 	"rust": Rust, "java": Java, "cpp": Cpp, "c++": Cpp,
 }
 
@@ -277,7 +278,10 @@ func (s Source) folder(path string) (Source, error) {
 	case strings.HasSuffix(target, ".py"):
 		s.Kind, s.Entry = Python, filepath.Clean(command)
 	case strings.HasSuffix(target, ".js"):
-		s.Kind, s.Entry = JavaScript, filepath.Clean(command)
+		if s.Kind != TypeScript { // a TypeScript bot's program is JavaScript too
+			s.Kind = JavaScript
+		}
+		s.Entry = filepath.Clean(command)
 	case !st.IsDir() && st.Mode()&0o111 != 0:
 		if s.Kind == "" {
 			s.Kind = Exec

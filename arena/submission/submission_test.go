@@ -181,7 +181,7 @@ func TestLanguages(t *testing.T) {
 		{"make", Cpp, Stdio, "", nil},
 		{"gxx", Cpp, Stdio, "", nil},
 		{"cc", Cpp, Stdio, "", nil},
-		{"ts", JavaScript, GRPC, "", nil},
+		{"ts", TypeScript, GRPC, "", nil},
 		{"custom", Cpp, Stdio, "./b --fast", nil},
 		{"exe", Exec, Stdio, "./prog", nil},
 		{"loose.cpp", "", "", "", ErrUnknownKind},

@@ -15,7 +15,7 @@ const (
 	GoFile         = "sdk/anygame/games.gen.go"
 	PythonFile     = "sdk/python/src/arena_sdk/_wire.py"
 	JavaScriptFile = "sdk/javascript/lib/wire.js"
-	TypeScriptFile = "examples/typescript/src/arena/types.ts"
+	TypeScriptFile = "sdk/typescript/src/types.ts"
 )
 
 // Files generates every kit's file from s, by path.

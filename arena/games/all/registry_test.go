@@ -276,15 +276,15 @@ func layers(t *testing.T) []layer {
 	out = append(out, layer{name: "bots/house.Bots (the ladder's house bot)", games: slices.Sorted(maps.Keys(house.Bots)),
 		fix: "mark one of the game's Spec.House Ladder: true, and give it its constructor in inProcess in bots/house/house.go"})
 	// Every kit has an example bot per game, which TestEveryKitPlaysEveryGame (arena/e2e) plays.
-	for _, lang := range []string{"go", "python", "javascript", "rust", "java", "cpp"} {
+	for _, lang := range []string{"go", "python", "javascript", "typescript", "rust", "java", "cpp"} {
 		out = append(out, layer{name: fmt.Sprintf("the %s kit's examples (examples/%s/<game>)", lang, lang),
 			games: dirs(t, filepath.Join(root, "examples", lang)),
 			fix:   fmt.Sprintf("add examples/%s/<game>, a bot of the game written with the %s kit (see the other games' folders)", lang, lang)})
 	}
 	out = append(out,
-		layer{name: "the TypeScript kit's seats (a case in examples/typescript/src/arena/games.ts)",
-			games: matches(t, filepath.Join(root, "examples/typescript/src/arena/games.ts"), `(?m)^\s*case "(\w+)":`),
-			fix:   "add the game's seat to examples/typescript/src/arena/games.ts and types.ts (its protos are copied by scripts/generate.sh)"},
+		layer{name: "the TypeScript kit's seats (a case in sdk/typescript/src/games.ts)",
+			games: matches(t, filepath.Join(root, "sdk/typescript/src/games.ts"), `(?m)^\s*case "(\w+)":`),
+			fix:   "add the game's seat to sdk/typescript/src/games.ts and types.ts (its protos are copied by scripts/generate.sh)"},
 		layer{name: "the golden tests (arena/games/<game>/golden_test.go)",
 			games: withFile(t, filepath.Join(root, "arena", "games"), "golden_test.go"),
 			fix:   "add arena/games/<game>/golden_test.go, a recorded match checked move by move (see arena/games/dynamite/golden_test.go)"},

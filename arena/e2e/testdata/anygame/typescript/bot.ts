@@ -1,9 +1,7 @@
 // Plays every game with no per-game code (BotOptions.anyGame): each move it answers the
 // game's action with every enum field at its first value after UNSPECIFIED (dynamite's rock)
-// and every other field at its default. The test puts it in a copy of the
-// TypeScript kit as src/bot.ts.
-import "./arena/guard";
-import { serve, ENUMS, GAME_MESSAGES, MESSAGES } from "./arena";
+// and every other field at its default.
+import { serve, ENUMS, GAME_MESSAGES, MESSAGES } from "arena";
 
 serve({
   name: "anyts",

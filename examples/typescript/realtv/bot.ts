@@ -2,7 +2,8 @@
 // trial would fail even with everyone staying, a weaker-than-median instance betrays instead
 // (betrayers share 100 points when a trial fails). A tie vote goes to the weakest of the tied.
 
-import type { RealtvPlayer, RealtvSeat } from "./arena";
+import { serve } from "arena"; // first: loading the kit keeps the real stdout for the handshake
+import type { RealtvPlayer, RealtvSeat } from "arena";
 
 function weakest(players: RealtvPlayer[]): string {
   let best: RealtvPlayer | undefined;
@@ -32,3 +33,5 @@ export function realtv(seat: RealtvSeat): string {
 
   return weakest(others);
 }
+
+serve({ name: "TsSchemer", author: "arena examples", version: "0.1.0", strategies: { realtv } });

@@ -1,6 +1,7 @@
-// Imported first by the entry point, before any library: the real stdout belongs to the
-// handshake line (protocol sections 1 and 2), so everything that would print there goes to
-// stderr instead. The handshake itself is written with fs.writeSync(1, ...) by server.ts.
+// Imported first by the kit's index (so by a bot's first import), before any library: the real
+// stdout belongs to the handshake line (protocol sections 1 and 2), so everything that would
+// print there goes to stderr instead. The handshake itself is written with
+// fs.writeSync(1, ...) by server.ts.
 
 import { formatWithOptions } from "node:util";
 

@@ -69,7 +69,7 @@ export interface BotOptions {
   onEnd?: (seat: Seat | AnySeat, end: EndRequest) => void;
 }
 
-const PROTO_DIR = path.join(__dirname, "..", "..", "proto");
+const PROTO_DIR = path.join(__dirname, "..", "proto");
 
 /** Thrown by a strategy's answer check: charged as garbage (INVALID_ANSWER), not a crash. */
 class InvalidAnswer extends Error {}

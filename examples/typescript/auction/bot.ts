@@ -2,7 +2,8 @@
 // owned), spread the money over the works still needed, and block any opponent that would
 // win with the item now up.
 
-import type { AuctionSeat } from "./arena";
+import { serve } from "arena"; // first: loading the kit keeps the real stdout for the handshake
+import type { AuctionSeat } from "arena";
 
 interface Memory {
   /** artist -> the indices of its items, ascending */
@@ -67,3 +68,5 @@ export function auction(seat: AuctionSeat): number {
   if (threat >= 0) bid = Math.max(bid, Math.min(money, threat + 1));
   return Math.max(0, Math.min(money, Math.floor(bid)));
 }
+
+serve({ name: "ts-collector", author: "arena examples", version: "0.1.0", strategies: { auction } });

@@ -2,7 +2,8 @@
 // bid more than it takes to outbid everything the opponent can spread over its own way home,
 // and when the opponent is one round from winning, block with all that it takes.
 
-import type { BiddingSeat } from "./arena";
+import { serve } from "arena"; // first: loading the kit keeps the real stdout for the handshake
+import type { BiddingSeat } from "arena";
 
 export function bidding(seat: BiddingSeat): number {
   const o = seat.obs;
@@ -37,3 +38,5 @@ export function bidding(seat: BiddingSeat): number {
   const bid = Math.min(Math.ceil(mine), Math.ceil(theirs) + 1);
   return clamp(bid);
 }
+
+serve({ name: "ts-spreader", author: "arena examples", version: "0.1.0", strategies: { bidding } });

@@ -1,4 +1,6 @@
-// The kit: import this from a bot's entry point (after ./arena/guard).
+// The kit, package "arena": a bot imports it first; loading it runs the guard before anything
+// else, so nothing but the handshake line reaches the real stdout.
+import "./guard";
 export { serve, Bot, SDK_VERSION, PROTOCOL_VERSION } from "./server";
 export type { BotOptions, Strategies, FingerChoice } from "./server";
 export * from "./games";

@@ -5,8 +5,8 @@
 const assert = require("node:assert/strict");
 const { test } = require("node:test");
 
-const { Bot } = require("../dist/arena/server");
-const { GAMES } = require("../dist/arena/types");
+const { Bot } = require("../dist/server");
+const { GAMES } = require("../dist/types");
 
 const start = (game, setup) => ({ match_id: game, seat: 0, game, players: [], deadline_ms: 500, clock_ms: 0, setup: game, [game]: setup });
 const act = (game, obs) => ({ match_id: game, seat: 0, step: 2, deadline_ms: 500, clock_remaining_ms: 0, clock_mode: "CLOCK_MODE_CPU",

@@ -10,8 +10,8 @@ const path = require("node:path");
 const { test } = require("node:test");
 const protoLoader = require("@grpc/proto-loader");
 
-const { Bot } = require("../dist/arena/server");
-const { LANE_ENV, MAX_FRAME, serveLane, takeLaneFd } = require("../dist/arena/lane");
+const { Bot } = require("../dist/server");
+const { LANE_ENV, MAX_FRAME, serveLane, takeLaneFd } = require("../dist/lane");
 
 const loaded = protoLoader.loadSync(["arena/v1/bot.proto"], {
   includeDirs: [path.join(__dirname, "..", "proto")],

@@ -2,7 +2,8 @@
 // before (its previous throw, and whether points are rolling over), then throw what scores
 // best against that prediction. Dynamite is kept for rounds worth more than one point.
 
-import type { DynamiteMove, DynamiteSeat } from "./arena";
+import { serve } from "arena"; // first: loading the kit keeps the real stdout for the handshake
+import type { DynamiteMove, DynamiteSeat } from "arena";
 
 const R: DynamiteMove = "DYNAMITE_MOVE_ROCK";
 const P: DynamiteMove = "DYNAMITE_MOVE_PAPER";
@@ -83,3 +84,5 @@ export function dynamite(seat: DynamiteSeat): DynamiteMove {
   }
   return best;
 }
+
+serve({ name: "ts-predictor", author: "arena examples", version: "0.1.0", strategies: { dynamite } });

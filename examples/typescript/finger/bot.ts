@@ -3,7 +3,8 @@
 // opponent, lost when every move leads to one won for the opponent, and drawn otherwise.
 // The bot wins as fast as it can, keeps a draw, or, when lost, holds out as long as it can.
 
-import type { FingerChoice, FingerMove, FingerSeat } from "./arena";
+import { serve } from "arena"; // first: loading the kit keeps the real stdout for the handshake
+import type { FingerChoice, FingerMove, FingerSeat } from "arena";
 
 const MAX = 5; // a switch may put exactly 5 on a hand (docs/rules/finger.md)
 type Pos = [number, number, number, number]; // mover left, mover right, other left, other right
@@ -100,3 +101,5 @@ export function finger(seat: FingerSeat): FingerChoice {
   }
   return pick(kids, (x, y) => depth[x.next] > depth[y.next]);
 }
+
+serve({ name: "ts-solver", author: "arena examples", version: "0.1.0", strategies: { finger } });
