@@ -35,16 +35,15 @@ type Edit struct {
 	Insert string
 }
 
-// Edits are the template's insertions into existing files: the wire contract's oneofs, the
-// house bot's in-process constructor and the rules' index.
+// Edits are the template's insertions into existing files: the wire contract's oneofs and
+// the house bot's in-process constructor.
 var Edits = []Edit{
 	{File: "proto/arena/v1/bot.proto", Anchor: `import "arena/v1/realtv.proto";`, Count: 1, Insert: `import "arena/v1/coin.proto";`},
 	{File: "proto/arena/v1/bot.proto", Anchor: "RealtvSetup realtv = 14;", Count: 1, Insert: "    CoinSetup coin = 15;"},
 	{File: "proto/arena/v1/bot.proto", Anchor: "RealtvObservation realtv = 14;", Count: 2, Insert: "    CoinObservation coin = 15;"},
 	{File: "proto/arena/v1/bot.proto", Anchor: "RealtvAction realtv = 14;", Count: 1, Insert: "    CoinAction coin = 15;"},
-	{File: "bots/house/house.go", Anchor: `_ "github.com/botarena/arena/arena/games/all"`, Count: 1, Insert: `	"github.com/botarena/arena/arena/games/coin"`},
-	{File: "bots/house/house.go", Anchor: `"schemer": unseeded(realtvbots.Schemer)},`, Count: 1, Insert: `	"coin": {"flip": coin.Flip},`},
-	{File: "docs/rules/README.md", Anchor: "| realtv | [realtv.md](realtv.md) |", Count: 1, Insert: "| coin | [coin.md](coin.md) | `arena/games/coin` |"},
+	{File: "bots/house/house.go", Anchor: `biddingbots "github.com/botarena/arena/bots/bidding"`, Count: 1, Insert: `	coinbots "github.com/botarena/arena/bots/coin"`},
+	{File: "bots/house/house.go", Anchor: `"schemer": unseeded(realtvbots.Schemer)},`, Count: 1, Insert: `	"coin": {"flip": coinbots.FlipSeeded},`},
 }
 
 // NewFiles lists the template's files by their paths in the repository, sorted.

@@ -212,11 +212,10 @@ func copyRepo(t *testing.T, dst string) {
 		rel, _ := filepath.Rel(src, p)
 		if d.IsDir() {
 			switch {
-			case rel == ".git", rel == "bin", rel == ".venv", d.Name() == "node_modules" && rel != filepath.Join(".cache", "buf", "node_modules"),
-				d.Name() == "target", d.Name() == "__pycache__", rel == ".cache":
-				if rel == ".cache" {
-					return copyTree(filepath.Join(p, "buf"), filepath.Join(dst, ".cache", "buf"))
-				}
+			case rel == ".cache":
+				// Only the pinned buf install: generation then needs no network.
+				return copyTree(filepath.Join(p, "buf"), filepath.Join(dst, ".cache", "buf"))
+			case rel == ".git", rel == "bin", rel == ".venv", d.Name() == "node_modules", d.Name() == "target", d.Name() == "__pycache__":
 				return filepath.SkipDir
 			}
 			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
@@ -235,6 +234,9 @@ func copyRepo(t *testing.T, dst string) {
 func copyTree(src, dst string) error {
 	if _, err := os.Stat(src); err != nil {
 		return filepath.SkipDir
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
 	}
 	if out, err := exec.Command("cp", "-a", src, dst).CombinedOutput(); err != nil {
 		return fmt.Errorf("cp -a %s: %v %s", src, err, out)

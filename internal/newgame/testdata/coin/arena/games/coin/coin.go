@@ -1,15 +1,12 @@
 package coin
 
 import (
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
 
 	"github.com/botarena/arena/arena/game"
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
-	"github.com/botarena/arena/sdk"
-	"github.com/botarena/arena/sdk/anygame"
 )
 
 // Spec describes the game; init registers it.
@@ -166,16 +163,4 @@ func RandomLegal(r *rand.Rand, req *arenav1.ActRequest) *arenav1.ActResponse {
 		return nil
 	}
 	return &arenav1.ActResponse{Step: req.GetStep(), Action: &arenav1.ActResponse_Coin{Coin: &arenav1.CoinAction{Call: heads + arenav1.CoinSide(r.IntN(2))}}}
-}
-
-// Flip is the house bot: it calls a side at random from its seed (on a fair coin no bot does
-// better). Written with the Go SDK's generic path, so the game needs no SDK package.
-func Flip(seed uint64) sdk.Bot {
-	return sdk.Bot{Name: "flip", Author: "house", Version: "1",
-		Games: []sdk.Game{anygame.Play("coin", func() anygame.Player {
-			r := rand.New(rand.NewPCG(seed, 1))
-			return anygame.Func(func(*anygame.State) ([]byte, error) {
-				return json.Marshal(map[string]string{"call": [...]string{"COIN_SIDE_HEADS", "COIN_SIDE_TAILS"}[r.IntN(2)]})
-			})
-		})}}
 }

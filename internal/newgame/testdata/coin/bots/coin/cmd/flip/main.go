@@ -1,11 +1,11 @@
-// Command flip is coin's house bot; see coin.Flip.
+// Command flip is coin's house bot; see package coinbots.
 package main
 
 import (
 	"math/rand/v2"
 
-	"github.com/botarena/arena/arena/games/coin"
+	coinbots "github.com/botarena/arena/bots/coin"
 	"github.com/botarena/arena/sdk"
 )
 
-func main() { sdk.Serve(coin.Flip(rand.Uint64())) }
+func main() { sdk.Serve(coinbots.FlipSeeded(rand.Uint64())) }
