@@ -36,4 +36,6 @@ cp proto/arena/v1/*.proto sdk/typescript/proto/arena/v1/
 # Every kit's wire tables (games, enums, messages) and the TypeScript kit's message types, read
 # from the Go descriptors just generated (internal/kitgen).
 go run ./internal/kitgen/cmd/kitgen -root .
-echo "generated: proto/arena/v1/*.pb.go, $out, sdk/typescript/proto, the kits' wire tables (internal/kitgen)"
+# The registry's one import per game (arena/games/all/all.go), from the folders arena/games/<game>.
+go run ./internal/gamelist/cmd/gamelist -root .
+echo "generated: proto/arena/v1/*.pb.go, $out, sdk/typescript/proto, the kits' wire tables (internal/kitgen), arena/games/all/all.go (internal/gamelist)"

@@ -21,6 +21,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite the golden playthroughs (testdata/*.golden) from the engines as they play now")
 
+// Updating says whether the test run rewrites golden files (-update) instead of comparing.
+func Updating() bool { return *update }
+
 // Playthrough is one recorded match of a golden test: fixed players, seed and parameters.
 type Playthrough struct {
 	// Name names the file: testdata/<Name>.golden in the test's package.
@@ -51,6 +54,9 @@ func Golden(t *testing.T, spec game.Spec, p Playthrough) {
 	}
 }
 
+// rewrite is how a golden file is written again: by the test that compares it, with -update.
+const rewrite = "run the test that reads it with -update (go test -run TestGolden -update in a game's package; for arena/games/<game>/testdata/short.golden, go test -run TestEveryGame -update ./arena/games/all)"
+
 // ErrGolden means a text differs from its golden file (or the file is missing).
 var ErrGolden = errors.New("golden file differs")
 
@@ -65,14 +71,14 @@ func CheckGolden(path string, got []byte, update bool) error {
 	}
 	want, err := os.ReadFile(path)
 	if errors.Is(err, os.ErrNotExist) {
-		return fmt.Errorf("%w: %s is missing: run go test -run TestGolden -update in this package to write it", ErrGolden, path)
+		return fmt.Errorf("%w: %s is missing: %s", ErrGolden, path, rewrite)
 	}
 	if err != nil {
 		return err
 	}
 	if !bytes.Equal(got, want) {
-		return fmt.Errorf("%w: %s: the playthrough changed (- golden file, + now); if the change is intended, run go test -run TestGolden -update in this package and commit the file\n%s",
-			ErrGolden, path, Diff(string(want), string(got)))
+		return fmt.Errorf("%w: %s: the playthrough changed (- golden file, + now); if the change is intended, %s and commit the file\n%s",
+			ErrGolden, path, rewrite, Diff(string(want), string(got)))
 	}
 	return nil
 }

@@ -25,10 +25,13 @@ import (
 	arenav1 "github.com/botarena/arena/proto/arena/v1"
 )
 
-// TestEveryGame is the one test a game needs: it runs the contract suite and the payload bound
-// on every registered game, and checks that every layer outside the engine knows exactly the
-// registered games. A game added to the registry (or to one layer only) fails here, each
-// missing layer named, until every layer has it; docs/adding-a-game.md lists the steps.
+// TestEveryGame is the one test a game needs: it runs the contract suite, the payload bound and
+// the short match's golden playthrough (testdata/short.golden) on every registered game, and
+// checks that every layer outside the engine that must know a game knows exactly the
+// registered games, and that the optional typed layers (a kit's own per-game API, the viewer's
+// picture) name only registered games: a game without them is played by every kit's generic
+// path. A game added to the registry (or to one layer only) fails here, each missing layer
+// named, until every required layer has it; docs/adding-a-game.md lists the steps.
 func TestEveryGame(t *testing.T) {
 	t.Parallel()
 	names := game.Names()
@@ -40,7 +43,7 @@ func TestEveryGame(t *testing.T) {
 		var problems []string
 		for _, l := range layers(t) {
 			for _, g := range names {
-				if !slices.Contains(l.games, g) {
+				if !l.optional && !slices.Contains(l.games, g) {
 					problems = append(problems, fmt.Sprintf("game %q is registered but %s has no entry for it (%s)", g, l.name, l.fix))
 				}
 			}
@@ -182,7 +185,9 @@ func checkHouseReferences(t *testing.T) {
 }
 
 // checkPlans: the kit tests' match and the short match name the game's house bots and
-// parameters, and the short match plays to its end.
+// parameters, and the short match plays to its end, move by move as the game's
+// testdata/short.golden recorded it (-update rewrites it): every game has a golden playthrough
+// without a test file of its own.
 func checkPlans(t *testing.T, spec game.Spec) {
 	if _, err := spec.HouseNamed(spec.Kit.Opponent); err != nil {
 		t.Errorf("Spec.Kit.Opponent: %v: name the house bot every kit's example plays", err)
@@ -209,6 +214,17 @@ func checkPlans(t *testing.T, spec game.Spec) {
 	if res.Steps == 0 {
 		t.Errorf("%s: its short match (Spec.Short) played no step", spec.Name)
 	}
+	fresh, err := gametest.ShortPlayers(spec, house.Seeded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text, err := gametest.PlaythroughText(spec, gametest.Playthrough{Name: "short", Seed: spec.Short.Seed, Params: spec.Short.Params, Players: fresh})
+	if err != nil {
+		t.Fatalf("%s: its short match (Spec.Short) as a playthrough: %v", spec.Name, err)
+	}
+	if err := gametest.CheckGolden(filepath.Join(root, "arena", "games", spec.Name, "testdata", "short.golden"), text, gametest.Updating()); err != nil {
+		t.Errorf("%s: %v", spec.Name, err)
+	}
 }
 
 // FuzzGames feeds arbitrary answers to every registered game (the seed picks the game).
@@ -220,11 +236,13 @@ func FuzzGames(f *testing.F) {
 	})
 }
 
-// layer is one place outside the engine that lists the games.
+// layer is one place outside the engine that lists the games. An optional one (a typed layer
+// over the generic path) need not have every game, but every entry in it must be a game.
 type layer struct {
-	name  string
-	fix   string
-	games []string
+	name     string
+	fix      string
+	games    []string
+	optional bool
 }
 
 func layers(t *testing.T) []layer {
@@ -268,44 +286,42 @@ func layers(t *testing.T) []layer {
 			pkgs = append(pkgs, e.Name())
 		}
 	}
-	out = append(out, layer{name: "the Go SDK (a package sdk/<game>)", games: pkgs,
-		fix: "add the package sdk/<game> with its Name, Play, State and Player (see sdk/dynamite)"})
+	out = append(out, layer{name: "the Go SDK (a package sdk/<game>)", games: pkgs, optional: true,
+		fix: "remove the package sdk/<game>, or register the game"})
 
 	// The ladder's house bot: the web site lists every registered game and the ladder seeds
 	// each one's house bot, so a game without one fails here, not silently on the site.
 	out = append(out, layer{name: "bots/house.Bots (the ladder's house bot)", games: slices.Sorted(maps.Keys(house.Bots)),
 		fix: "mark one of the game's Spec.House Ladder: true, and give it its constructor in inProcess in bots/house/house.go"})
-	// Every kit has an example bot per game, which TestEveryKitPlaysEveryGame (arena/e2e) plays.
+	// A kit's example bot per game, which TestEveryKitPlaysEveryGame (arena/e2e) plays; a game
+	// without one is played by the kit's generic path.
 	for _, lang := range []string{"go", "python", "javascript", "typescript", "rust", "java", "cpp"} {
-		out = append(out, layer{name: fmt.Sprintf("the %s kit's examples (examples/%s/<game>)", lang, lang),
+		out = append(out, layer{name: fmt.Sprintf("the %s kit's examples (examples/%s/<game>)", lang, lang), optional: true,
 			games: dirs(t, filepath.Join(root, "examples", lang)),
-			fix:   fmt.Sprintf("add examples/%s/<game>, a bot of the game written with the %s kit (see the other games' folders)", lang, lang)})
+			fix:   fmt.Sprintf("remove examples/%s/<game>, or register the game", lang)})
 	}
 	out = append(out,
-		layer{name: "the TypeScript kit's seats (a case in sdk/typescript/src/games.ts)",
+		layer{name: "the TypeScript kit's seats (a case in sdk/typescript/src/games.ts)", optional: true,
 			games: matches(t, filepath.Join(root, "sdk/typescript/src/games.ts"), `(?m)^\s*case "(\w+)":`),
-			fix:   "add the game's seat to sdk/typescript/src/games.ts and types.ts (its protos are copied by scripts/generate.sh)"},
-		layer{name: "the golden tests (arena/games/<game>/golden_test.go)",
+			fix:   "remove the seat from sdk/typescript/src/games.ts and types.ts, or register the game"},
+		layer{name: "the golden tests (arena/games/<game>/golden_test.go)", optional: true,
 			games: withFile(t, filepath.Join(root, "arena", "games"), "golden_test.go"),
-			fix:   "add arena/games/<game>/golden_test.go, a recorded match checked move by move (see arena/games/dynamite/golden_test.go)"},
-		layer{name: "the golden files (arena/games/<game>/testdata/*.golden)",
-			games: withGlob(t, filepath.Join(root, "arena", "games"), filepath.Join("testdata", "*.golden")),
-			fix:   "run go test -run TestGolden -update in arena/games/<game> and commit its testdata/*.golden"},
-		layer{name: "the replay viewer's pictures (games.<game> in arena/viewer/assets/viewer.js)",
+			fix:   "a golden test lives in its game's folder: register the game"},
+		layer{name: "the replay viewer's pictures (games.<game> in arena/viewer/assets/viewer.js)", optional: true,
 			games: matches(t, filepath.Join(root, "arena/viewer/assets/viewer.js"), `(?m)^\s*games\.(\w+) = \{`),
-			fix:   "add games.<game> = {...} to arena/viewer/assets/viewer.js and the game to the viewer's tests (arena/viewer)"})
+			fix:   "remove games.<game> from arena/viewer/assets/viewer.js, or register the game"})
 
 	py, err := pythonTables()
 	if err != nil {
 		t.Fatalf("reading the Python SDK's game tables: %v", err)
 	}
 	out = append(out,
-		layer{name: "the Python SDK's games.SIGNATURES", games: py.Signatures,
-			fix: "add the game to SIGNATURES in sdk/python/src/arena_sdk/games.py"},
-		layer{name: "the Python SDK's _handshake.HOUSE_BOTS", games: py.HouseBots,
-			fix: "add a house bot for the game to HOUSE_BOTS in sdk/python/src/arena_sdk/_handshake.py"},
-		layer{name: "the Python SDK's game modules (arena_sdk/<game>.py)", games: py.Modules,
-			fix: "add sdk/python/src/arena_sdk/<game>.py with the game's Bot, State and _Seat"})
+		layer{name: "the Python SDK's games.SIGNATURES", games: py.Signatures, optional: true,
+			fix: "remove the entry from SIGNATURES in sdk/python/src/arena_sdk/games.py, or register the game"},
+		layer{name: "the Python SDK's _handshake.HOUSE_BOTS", games: py.HouseBots, optional: true,
+			fix: "remove the entry from HOUSE_BOTS in sdk/python/src/arena_sdk/_handshake.py, or register the game"},
+		layer{name: "the Python SDK's game modules (arena_sdk/<game>.py)", games: py.Modules, optional: true,
+			fix: "remove sdk/python/src/arena_sdk/<game>.py, or register the game"})
 	return out
 }
 
@@ -334,18 +350,6 @@ func withFile(t *testing.T, dir, name string) []string {
 	var out []string
 	for _, d := range dirs(t, dir) {
 		if _, err := os.Stat(filepath.Join(dir, d, name)); err == nil {
-			out = append(out, d)
-		}
-	}
-	return out
-}
-
-// withGlob lists the folders in dir that hold a file matching pattern.
-func withGlob(t *testing.T, dir, pattern string) []string {
-	t.Helper()
-	var out []string
-	for _, d := range dirs(t, dir) {
-		if m, _ := filepath.Glob(filepath.Join(dir, d, pattern)); len(m) > 0 {
 			out = append(out, d)
 		}
 	}

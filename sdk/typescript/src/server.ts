@@ -105,7 +105,13 @@ export class Bot {
   }
 
   games(): GameName[] {
-    return GAMES.filter((g) => this.opts.strategies[g] !== undefined || this.opts.anyGame !== undefined);
+    return GAMES.filter((g) => this.hasStrategy(g) || this.opts.anyGame !== undefined);
+  }
+
+  // A game of the protocol may have no typed strategy in Strategies (one added after this kit's
+  // typed layer): the generic path (anyGame) plays it.
+  private hasStrategy(g: GameName): boolean {
+    return (this.opts.strategies as Partial<Record<GameName, unknown>>)[g] !== undefined;
   }
 
   describe(_req: DescribeRequest): DescribeResponse {
@@ -121,7 +127,7 @@ export class Bot {
 
   start(req: StartRequest): StartResponse {
     const game = GAMES.find((g) => g === req.setup);
-    if (game !== undefined && this.opts.strategies[game] === undefined && this.opts.anyGame !== undefined) {
+    if (game !== undefined && !this.hasStrategy(game) && this.opts.anyGame !== undefined) {
       this.seats.set(Bot.key(req.match_id, req.seat), new AnySeat(req, game));
       return {};
     }

@@ -39,7 +39,8 @@ def guess_game(spec: str) -> str:
             text = f.read(200_000)
     except OSError:
         return "dynamite"
-    # The games are HOUSE_BOTS' keys: one table to extend for a new game (TestEveryGame checks it).
+    # The games are HOUSE_BOTS' keys: one table to extend for a game with a typed module
+    # (TestEveryGame checks that each key is a registered game).
     names = "|".join(map(re.escape, HOUSE_BOTS))
     m = re.search(r"arena_sdk(?:\.|\s+import\s+(?:\w+\s*,\s*)*)(" + names + r")\b", text)
     return m.group(1) if m else "dynamite"
