@@ -3,13 +3,10 @@
 # with its test dependencies), checks that generated code is fresh and that the wire contract
 # has no breaking change against main (buf breaking), then runs vet, the Go tests, the fuzz
 # targets briefly, and, beside them, scripts/fresh.sh (a brand-new machine), the other
-# languages (mypy and the Python tests, the kits' self-tests), the macOS build and, with
-# ARENA_VM_LEG=1, the VM leg (the sandbox on cgroup v2, in Debian's kernel under qemu:
-# scripts/vm/leg.sh). The VM leg is not yet on by default: alone on the shared 2-core machines
-# it passed whole runs in 10, 4.5 and 3.3 minutes (the last two in a row, after the time set to
-# decide; a run before them lost its tournament check, whose kill missed its window once the
-# guest got fast, since widened), but never yet beside the other lanes; `bash scripts/test.sh
-# --lane vm` runs it alone.
+# languages (mypy and the Python tests, the kits' self-tests), the macOS build and the VM leg
+# (the sandbox on cgroup v2, in Debian's kernel under qemu: scripts/vm/leg.sh), on by default
+# since it passed a whole run beside the other lanes (3 December 2026, at load 20-30 from other
+# work: 1012 s); ARENA_VM_LEG=0 leaves it out, `bash scripts/test.sh --lane vm` runs it alone.
 #
 # Time: the quick checks run first, one after another, so a stale file fails in seconds. Then
 # five independent lanes run at once, because much of their time is spent waiting (bots that
@@ -184,7 +181,7 @@ ARENA_AXE=$(scripts/axe.sh); export ARENA_AXE # axe-core for the accessibility c
 # The VM leg's qemu, kernel, busybox and virtme-ng (apt and pip, when missing): installed here,
 # before the lanes, so that no two apt-get runs overlap; a tool that cannot be had fails the run.
 lanes=(go fresh languages macos fuzz)
-if [ "${ARENA_VM_LEG:-0}" = 1 ]; then
+if [ "${ARENA_VM_LEG:-1}" = 1 ]; then
   scripts/vm/install.sh
   lanes+=(vm)
 fi
@@ -204,7 +201,7 @@ run_lane() {
   echo "$rc $((SECONDS - start))" >"$logs/$l.status"
 }
 step "lanes ${lanes[*]:1} start in the background, fuzz after macos (their logs follow the Go lane's)"
-if [ "${ARENA_VM_LEG:-0}" = 1 ]; then run_lane vm & fi
+if [ "${ARENA_VM_LEG:-1}" = 1 ]; then run_lane vm & fi
 run_lane fresh &
 run_lane languages &
 { run_lane macos; run_lane fuzz; } &
