@@ -51,7 +51,14 @@ func Traceback(tb string, max int) string {
 		if keep[j] {
 			continue
 		}
-		if c := len(t.frames[j].text) + 40; c <= budget || j == len(t.frames)-1 {
+		c := len(t.frames[j].text) + 40
+		if c > budget && j == len(t.frames)-1 {
+			// The frame that raised is always kept, but only what is left of the budget of it
+			// (a quarter of max at least): one frame's lines may be many and long.
+			t.frames[j].text = Text(t.frames[j].text, atLeast(budget-40, max/4))
+			c = len(t.frames[j].text) + 40
+		}
+		if c <= budget || j == len(t.frames)-1 {
 			keep[j] = true
 			budget -= c
 		}
@@ -143,4 +150,11 @@ func isOwnFrame(line string) bool {
 		}
 	}
 	return true
+}
+
+func atLeast(n, floor int) int {
+	if n < floor {
+		return floor
+	}
+	return n
 }
