@@ -195,6 +195,12 @@ run_lane() {
   local l=$1 start=$SECONDS rc=0
   if [ "$l" = go ]; then
     bash scripts/test.sh --lane "$l" || rc=$?
+  elif [ "$l" = vm ]; then
+    # The emulated VM takes every CPU it is given, and the other lanes hold tests whose bots
+    # answer within 0.7-1 s of wall time: beside it at equal priority both seats of a match
+    # timed out in the same step (a stalled host). At nice 19 it has what the others leave; its
+    # own bounds stretch by a slack of 20 in the guest.
+    nice -n 19 bash scripts/test.sh --lane "$l" >"$logs/$l.log" 2>&1 || rc=$?
   else
     bash scripts/test.sh --lane "$l" >"$logs/$l.log" 2>&1 || rc=$?
   fi
