@@ -142,7 +142,7 @@ func quarantined(t *testing.T, srv *queuetest.Server) map[string]string {
 func TestHostileWorkersRefused(t *testing.T) {
 	t.Parallel()
 	cfg := tournament.Config{Game: "dynamite", Params: shortDynamite, Seed: 41, Reps: 3, Deadline: 2 * time.Second,
-		StartTimeout: slack.Of(t, 20*time.Second), Entries: houseBots("paper", "scissors")}
+		StartTimeout: startTimeout(t), Entries: houseBots("paper", "scissors")}
 	dir := t.TempDir()
 	want := runInProcess(t, filepath.Join(dir, "ref.db"), "ref", cfg)
 
@@ -276,7 +276,7 @@ func refusedAfterQuarantine(t *testing.T, srv *queuetest.Server, name string) {
 func TestAuditCatchesForgedAnswers(t *testing.T) {
 	t.Parallel()
 	cfg := tournament.Config{Game: "dynamite", Params: shortDynamite, Seed: 43, Reps: 2, Deadline: 2 * time.Second,
-		StartTimeout: slack.Of(t, 20*time.Second), Entries: houseBots("paper", "scissors")}
+		StartTimeout: startTimeout(t), Entries: houseBots("paper", "scissors")}
 	dir := t.TempDir()
 	want := runInProcess(t, filepath.Join(dir, "ref.db"), "ref", cfg)
 	ctx := context.Background()
@@ -349,7 +349,7 @@ func TestAuditCatchesForgedAnswers(t *testing.T) {
 func TestAuditWithOneWorker(t *testing.T) {
 	t.Parallel()
 	cfg := tournament.Config{Game: "dynamite", Params: shortDynamite, Seed: 44, Reps: 1, Deadline: 2 * time.Second,
-		StartTimeout: slack.Of(t, 20*time.Second), Entries: houseBots("paper", "scissors")}
+		StartTimeout: startTimeout(t), Entries: houseBots("paper", "scissors")}
 	dir := t.TempDir()
 	want := runInProcess(t, filepath.Join(dir, "ref.db"), "ref", cfg)
 	ctx := context.Background()
@@ -397,7 +397,7 @@ func TestHostileWorkersRefusedAtTables(t *testing.T) {
 		entries = append(entries, tournament.Entry{Name: filepath.Base(filepath.Dir(p)) + "-" + filepath.Base(p), Spec: filepath.Join(root, p), Language: "go"})
 	}
 	cfg := tournament.Config{Game: "auction", Seed: 43, Reps: 2, Table: 3, Deadline: 2 * time.Second,
-		StartTimeout: slack.Of(t, 20*time.Second), Entries: entries}
+		StartTimeout: startTimeout(t), Entries: entries}
 	dir := t.TempDir()
 	want := runInProcess(t, filepath.Join(dir, "ref.db"), "ref", cfg)
 
@@ -515,4 +515,11 @@ func TestHostileWorkersRefusedAtTables(t *testing.T) {
 	if q := quarantined(t, srv); q["honest"] != "" {
 		t.Errorf("the honest worker was quarantined: %q", q["honest"])
 	}
+}
+
+// startTimeout is a bot's start allowance in these tests: stretched by the slack factor, but
+// never past what a worker accepts from a coordinator (tournament.DefaultDeadline), or every
+// worker refuses the jobs as asking too much.
+func startTimeout(t testing.TB) time.Duration {
+	return min(slack.Of(t, 20*time.Second), tournament.DefaultDeadline)
 }

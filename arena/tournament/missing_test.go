@@ -12,7 +12,6 @@ import (
 	"github.com/botarena/arena/arena/botspec"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
-	"github.com/botarena/arena/internal/slack"
 )
 
 // A bot whose files leave the files store while a tournament runs (removed by hand: what a
@@ -51,7 +50,7 @@ func TestMissingFilesAreRebuiltNotCharged(t *testing.T) {
 	}
 	es := []tournament.Entry{{Name: "paper", Spec: goBot, Language: "go"}, {Name: "python", Spec: pyBot, Language: "python"}}
 	cfg := tournament.Config{Game: "dynamite", Params: shortDynamite, Seed: 5, Reps: 3, Deadline: 2 * time.Second,
-		StartTimeout: slack.Of(t, 20*time.Second), Entries: es}
+		StartTimeout: startTimeout(t), Entries: es}
 	ctx := context.Background()
 	st, err := store.Open(filepath.Join(t.TempDir(), "t.db"))
 	if err != nil {

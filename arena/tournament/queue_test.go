@@ -66,7 +66,7 @@ func gz(t *testing.T, b []byte) []byte {
 func TestQueueSameStandingsForgedResultsDiscarded(t *testing.T) {
 	t.Parallel()
 	cfg := tournament.Config{Game: "dynamite", Params: shortDynamite, Seed: 99, Reps: 1, Deadline: 2 * time.Second,
-		StartTimeout: slack.Of(t, 20*time.Second), Entries: deterministicBots()}
+		StartTimeout: startTimeout(t), Entries: deterministicBots()}
 	dir := t.TempDir()
 	want := runInProcess(t, filepath.Join(dir, "a.db"), "ref", cfg)
 

@@ -22,7 +22,6 @@ import (
 	"github.com/botarena/arena/arena/replay"
 	"github.com/botarena/arena/arena/store"
 	"github.com/botarena/arena/arena/tournament"
-	"github.com/botarena/arena/internal/slack"
 	"github.com/botarena/arena/sandbox"
 )
 
@@ -124,7 +123,7 @@ func TestSmallTournamentDeterministic(t *testing.T) {
 		es = append(es, tournament.Entry{Name: "frequency", Spec: pythonBot, Language: "python"})
 	}
 	cfg := tournament.Config{Game: "dynamite", Params: shortDynamite, Seed: 99, Reps: 1, Deadline: 2 * time.Second,
-		StartTimeout: slack.Of(t, 20*time.Second), Entries: es}
+		StartTimeout: startTimeout(t), Entries: es}
 	dir := t.TempDir()
 	a := runInProcess(t, filepath.Join(dir, "a.db"), "first", cfg)
 	b := runInProcess(t, filepath.Join(dir, "b.db"), "second", cfg)
@@ -335,7 +334,7 @@ func TestBrokenGoSubmissionIsCharged(t *testing.T) {
 	}
 	es := append(houseBots("paper", "scissors"), tournament.Entry{Name: "broken", Spec: broken, Language: "go"})
 	cfg := tournament.Config{Game: "dynamite", Params: shortDynamite, Seed: 3, Reps: 1, Deadline: 2 * time.Second,
-		StartTimeout: slack.Of(t, 20*time.Second), Entries: es}
+		StartTimeout: startTimeout(t), Entries: es}
 	db := filepath.Join(t.TempDir(), "t.db")
 	s := runInProcess(t, db, "broken", cfg)
 	if s.Done != 6 {
