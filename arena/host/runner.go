@@ -98,7 +98,9 @@ func (r *procRunner) Start(ctx context.Context) error {
 	case <-r.watch.tripped:
 		return r.fail(r.watch.tripErr())
 	case err := <-errCh:
-		<-r.waitOrTimeout(200 * time.Millisecond)
+		// Its output closed: most often it exited. Give the exit time to be reaped, so the
+		// report says how it ended (200 ms was too short on a loaded machine: "still running").
+		<-r.waitOrTimeout(2 * time.Second)
 		if terr := r.watch.tripErr(); terr != nil {
 			return r.fail(terr)
 		}
