@@ -26,6 +26,7 @@ var (
 	ErrBadHandshake = errors.New("bot printed a malformed handshake")
 	ErrVersion      = errors.New("bot speaks another protocol version")
 	ErrExited       = errors.New("exited before it was ready to play")
+	errSocketGone   = errors.New("is not there")
 )
 
 // maxHandshake bounds the first stdout line; a real one is under 1 KiB.
@@ -113,6 +114,14 @@ func (r *procRunner) Start(ctx context.Context) error {
 	}
 	hs, err := r.check(strings.TrimRight(line, "\r\n"))
 	if err != nil {
+		// A bot that printed its handshake and then died (the stdio bridge whose program
+		// failed removes its socket as it exits) is reported by how it ended.
+		if errors.Is(err, errSocketGone) {
+			<-r.waitOrTimeout(2 * time.Second)
+		}
+		if r.hasExited() {
+			return r.fail(fmt.Errorf("%w (%s)", ErrExited, r.exitText()))
+		}
 		return r.fail(err)
 	}
 	r.handshake = hs + "\n"
@@ -129,6 +138,15 @@ func (r *procRunner) waitOrTimeout(d time.Duration) <-chan struct{} {
 		close(ch)
 	}()
 	return ch
+}
+
+func (r *procRunner) hasExited() bool {
+	select {
+	case <-r.exited:
+		return true
+	default:
+		return false
+	}
 }
 
 func (r *procRunner) exitText() string {
@@ -188,7 +206,7 @@ func (r *procRunner) check(line string) (string, error) {
 		return "", fmt.Errorf("%w: socket %q is outside the bot's own directory %s", ErrBadHandshake, parts[3], r.paths.toInside(r.socketDir))
 	}
 	if err := r.checkSocket(sock); err != nil {
-		return "", fmt.Errorf("%w: %q %v", ErrBadHandshake, parts[3], err)
+		return "", fmt.Errorf("%w: %q %w", ErrBadHandshake, parts[3], err)
 	}
 	parts[3] = sock
 	if parts[4] != "grpc" {
@@ -209,7 +227,7 @@ func (r *procRunner) check(line string) (string, error) {
 func (r *procRunner) checkSocket(path string) error {
 	var st unix.Stat_t
 	if err := unix.Lstat(path, &st); err != nil {
-		return fmt.Errorf("is not there (%v)", err)
+		return fmt.Errorf("%w (%v)", errSocketGone, err)
 	}
 	if st.Mode&unix.S_IFMT != unix.S_IFSOCK {
 		return errors.New("is not a unix socket (a symlink or another kind of file)")

@@ -493,3 +493,54 @@ func TestRedact(t *testing.T) {
 		t.Errorf("a URL with no token changed: %q", got)
 	}
 }
+
+// TestRefusedWorkerKeepsTrying: a worker refused by the server (here quarantined; in CI, added
+// a moment before the server re-read its list) keeps trying, saying why once, and is in as
+// soon as its credential opens the server again. nats.go gives up after the same refusal
+// twice unless told not to: such a worker sat connected to nothing, forever.
+func TestRefusedWorkerKeepsTrying(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	emb, err := StartEmbedded(dir, "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Shutdown()
+	secret, err := emb.Registry().Add("w1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := emb.Quarantine("w1", "a test"); err != nil {
+		t.Fatal(err)
+	}
+	warned := make(chan string, 16)
+	nc, err := Dial(Client{URL: emb.URL(), Name: "w1", Secret: secret, CA: emb.CAFile(), Warn: func(s string) { warned <- s }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer nc.Close()
+	select {
+	case w := <-warned:
+		if !strings.Contains(w, "Authorization") {
+			t.Fatalf("the refused worker was told %q", w)
+		}
+	case <-time.After(slack.Of(t, 20*time.Second)):
+		t.Fatal("the refused worker was not told why")
+	}
+	// Long enough for several refusals (tries 250 ms, then 500 ms apart): nats.go's own
+	// policy closes the connection after the second.
+	time.Sleep(1500 * time.Millisecond)
+	if nc.IsClosed() {
+		t.Fatal("the worker gave up after being refused")
+	}
+	if err := emb.Registry().Enable("w1"); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(slack.Of(t, 20*time.Second))
+	for !nc.IsConnected() {
+		if time.Now().After(deadline) || nc.IsClosed() {
+			t.Fatalf("the worker enabled again is not in (status %v)", nc.Status())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/nats-io/nats-server/v2/server"
@@ -88,7 +89,7 @@ func StartEmbedded(dir, listen string, options ...Option) (*Embedded, error) {
 		return nil, err
 	}
 	e := &Embedded{ca: ca, dir: dir, base: opts, coord: coord, reg: OpenRegistry(dir), stop: make(chan struct{})}
-	if opts.Nkeys, err = e.users(); err != nil {
+	if opts.Nkeys, e.seen, err = e.users(); err != nil {
 		return nil, err
 	}
 	ns, err := server.NewServer(opts)
@@ -108,21 +109,22 @@ func StartEmbedded(dir, listen string, options ...Option) (*Embedded, error) {
 	return e, nil
 }
 
-// users is the server's user list: the coordinator and every enabled worker.
-func (e *Embedded) users() ([]*server.NkeyUser, error) {
+// users is the server's user list: the coordinator and every enabled worker, and the
+// registry file's state it was read at.
+func (e *Embedded) users() ([]*server.NkeyUser, string, error) {
 	pub, _ := e.coord.PublicKey()
 	us := []*server.NkeyUser{{Nkey: pub}}
-	e.seen = e.registryState()
+	state := e.registryState()
 	cs, err := e.reg.List()
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	for _, c := range cs {
 		if c.Disabled == "" {
 			us = append(us, &server.NkeyUser{Nkey: c.Key, Permissions: WorkerPermissions(c.Name)})
 		}
 	}
-	return us, nil
+	return us, state, nil
 }
 
 // registryState changes whenever the registry file is written (it is replaced by a rename).
@@ -131,7 +133,11 @@ func (e *Embedded) registryState() string {
 	if err != nil {
 		return ""
 	}
-	return fmt.Sprintf("%d/%d/%v", st.Size(), st.ModTime().UnixNano(), st.Sys())
+	var ino uint64
+	if sys, ok := st.Sys().(*syscall.Stat_t); ok {
+		ino = uint64(sys.Ino) // not the whole Stat_t: its access time moves at each read
+	}
+	return fmt.Sprintf("%d/%d/%d", st.Size(), st.ModTime().UnixNano(), ino)
 }
 
 // Reload makes the server's users those of the registry now: a client whose key is no
@@ -140,13 +146,15 @@ func (e *Embedded) Reload() error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	opts := e.base.Clone()
-	var err error
-	if opts.Nkeys, err = e.users(); err != nil {
+	us, state, err := e.users()
+	if err != nil {
 		return err
 	}
+	opts.Nkeys = us
 	if err := e.ns.ReloadOptions(opts); err != nil {
 		return fmt.Errorf("reloading the NATS server's workers: %w", err)
 	}
+	e.seen = state // only now: a failed reload is tried again at the next look
 	return nil
 }
 
@@ -262,7 +270,15 @@ type Client struct {
 // Dial connects, retrying while the server is down: a worker may start before its
 // coordinator, and outlives its restarts.
 func Dial(c Client) (*nats.Conn, error) {
-	opts := []nats.Option{nats.Name(c.Name), nats.MaxReconnects(-1), nats.ReconnectWait(250 * time.Millisecond),
+	// A refused credential is not final either: a worker added a moment ago is refused until
+	// the server re-reads its list (within a second), and a quarantined one may be enabled
+	// again. nats.go gives up after the same refusal twice, which left a worker started
+	// just after arena worker add connected to nothing, forever (seen under load in CI).
+	// The wait between tries grows to 5 s, so a refused worker costs its server little.
+	opts := []nats.Option{nats.Name(c.Name), nats.MaxReconnects(-1), nats.IgnoreAuthErrorAbort(),
+		nats.CustomReconnectDelay(func(attempts int) time.Duration {
+			return min(time.Duration(attempts)*250*time.Millisecond, 5*time.Second)
+		}),
 		nats.RetryOnFailedConnect(true), nats.Timeout(5 * time.Second)}
 	if c.CA != "" {
 		if _, err := os.Stat(c.CA); err != nil {

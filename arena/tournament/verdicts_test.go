@@ -205,8 +205,8 @@ func TestWorkerDeclinesThenCharged(t *testing.T) {
 	worker := testenv.Start(t, "worker", cmd)
 	select {
 	case <-coord.Done:
-	case <-time.After(slack.Of(t, 10*time.Minute)):
-		t.Fatal("the tournament did not finish within 10 minutes")
+	case <-time.After(slack.Of(t, 3*time.Minute)): // 2 s on a quiet machine
+		t.Fatal("the tournament did not finish within 3 minutes (outputs below)")
 	}
 	if coord.Err != nil {
 		t.Fatalf("coordinator: %v\n%s", coord.Err, coord.Output())
