@@ -193,8 +193,18 @@ fi
 # even when one fails, so that every failure is reported in one run.
 logs=$(mktemp -d "${TMPDIR:-/tmp}/arena-test-lanes.XXXXXX")
 trap 'rm -rf "$logs"' EXIT
+# children_cpu VAR: sets VAR to the CPU-seconds (user and system) of every finished child of
+# this shell so far (bash's times, run in this shell: in a $(...) subshell it would count the
+# subshell's own children). On 2 cores the lanes together keep both CPUs busy nearly the whole
+# run: a lane's CPU, not its wall time, says what it costs the others.
+children_cpu() {
+  local f=$logs/times.$BASHPID
+  times >"$f"
+  printf -v "$1" '%s' "$(tail -n 1 "$f" | awk '{ n = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); n += a[1] * 60 + a[2] } printf "%d", n }')"
+}
 run_lane() {
-  local l=$1 start=$SECONDS rc=0
+  local l=$1 start=$SECONDS rc=0 cpu0 cpu1
+  children_cpu cpu0
   if [ "$l" = go ]; then
     bash scripts/test.sh --lane "$l" || rc=$?
   elif [ "$l" = vm ]; then
@@ -206,7 +216,8 @@ run_lane() {
   else
     bash scripts/test.sh --lane "$l" >"$logs/$l.log" 2>&1 || rc=$?
   fi
-  echo "$rc $((SECONDS - start))" >"$logs/$l.status"
+  children_cpu cpu1
+  echo "$rc $((SECONDS - start)) $((cpu1 - cpu0))" >"$logs/$l.status"
 }
 step "lanes ${lanes[*]:1} start in the background, fuzz after macos (their logs follow the Go lane's)"
 if [ "${ARENA_VM_LEG:-1}" = 1 ]; then run_lane vm & fi
@@ -223,9 +234,9 @@ for l in "${lanes[@]}"; do
     printf '\n==== lane %s: its log\n' "$l"
     cat "$logs/$l.log"
   fi
-  rc=1 took=?
-  [ -f "$logs/$l.status" ] && read -r rc took <"$logs/$l.status"
-  times+=("$l ${took}s (exit $rc)")
+  rc=1 took=? cpu=?
+  [ -f "$logs/$l.status" ] && read -r rc took cpu <"$logs/$l.status"
+  times+=("$l ${took}s (exit $rc, ${cpu} CPU-s)")
   [ "$rc" = 0 ] || failed+=("$l")
 done
 # The fair clock's test makes its own oversubscription (two busy loops per core) and asserts no

@@ -129,16 +129,17 @@ tournament() {
   mkdir -p $dir && { mountpoint -q $dir || mount -t tmpfs -o size=64g arena-vm-tournament $dir; } || return 1
   local db=$dir/arena-vm-leg.db log=$out/tournament.txt
   rm -f "$db"*
-  # The kill lands between the first match's end and the second's, by a poll every 0.2 s: each
-  # match is 200 points (beatlast takes every round from paper), several seconds even on a
-  # quiet machine (40 points took 1.5 s once the guest was fast, and the poll missed the gap).
-  arena tournament dynamite --store "$db" --name vm --seed 7 --jobs 1 --target 200 --rounds 1000 \
+  # The kill lands between the first match's end and the second's, by a poll every 0.05 s: each
+  # match is 1000 points (beatlast takes every round from paper), over a second even when the
+  # guest is fast (40 points took 1.5 s on a slow guest; 200 took 0.25 s on a fast one, and a
+  # poll every 0.2 s saw both matches done: CI, 3 December).
+  arena tournament dynamite --store "$db" --name vm --seed 7 --jobs 1 --target 1000 --rounds 5000 \
     "${slow[@]}" --plain bots/dynamite/cmd/beatlast bots/dynamite/cmd/paper >"$log" 2>&1 &
   local pid=$! i
-  for ((i = 0; i < 9000; i++)); do
+  for ((i = 0; i < 36000; i++)); do
     grep -q '^\[done' "$log" && break
     kill -0 $pid 2>/dev/null || break
-    sleep 0.2
+    sleep 0.05
   done
   cat "$log"
   if ! kill -9 $pid 2>/dev/null; then echo "the tournament ended before it could be killed" >&2; return 1; fi
