@@ -75,3 +75,22 @@ func BenchmarkResultDecode(b *testing.B) {
 		}
 	}
 }
+
+// An exhausted audit settles on its one result (unaudited), never on either side of two
+// results that disagree: their tie-break is published again while rounds are left, and the
+// match then fails, charged to no bot.
+func TestExhaustedAuditNeverSettlesADispute(t *testing.T) {
+	one := &Trial{Audit: true, got: []Accepted{{Worker: "w1"}}}
+	if s := one.Exhausted(5); s.Record == nil || s.Record.Worker != "w1" || s.Record.Audited {
+		t.Fatalf("one result, exhausted: %+v, want it recorded unaudited", s)
+	}
+	two := &Trial{Audit: true, got: []Accepted{{Worker: "mallory"}, {Worker: "honest"}}}
+	s := two.Exhausted(5)
+	if s.Record != nil || !s.Again || !strings.Contains(s.Note, "mallory and honest disagree") {
+		t.Fatalf("two results that disagree, exhausted: %+v, want the tie-break published again", s)
+	}
+	two.Job.Round = maxRounds - 1
+	if s := two.Exhausted(5); s.Record != nil || s.Again || !strings.Contains(s.Fail, "charged to no bot") {
+		t.Fatalf("two results that disagree, exhausted in the last round: %+v, want the match failed", s)
+	}
+}

@@ -181,8 +181,20 @@ func (t *Trial) Next(ctx context.Context, q *queue.Queue) {
 // Exhausted is what a job handed out MaxDeliver times without a result comes to: an audit
 // no other worker took (every worker online had answered it) records the result it was to
 // check, as unaudited; anything else is an infrastructure failure, charged to no bot.
+// Two results that disagree are never settled so: the tie-break is published again (a new
+// round, its deliveries counted afresh) while rounds are left, and then the match fails. Under
+// load the third worker can be busy while the two that answered spend the job's deliveries
+// handing it back, and recording the first result recorded a forger's (seen in CI).
 func (t *Trial) Exhausted(deliveries uint64) Step {
-	if len(t.got) > 0 {
+	switch {
+	case len(t.got) > 1:
+		names := make([]string, len(t.got))
+		for i, g := range t.got {
+			names[i] = g.Worker
+		}
+		return t.again(fmt.Sprintf("match %s: the results of %s disagree and no other worker took the tie-break in %d deliveries: published again",
+			t.Job.Match.MatchID, strings.Join(names, " and "), deliveries), "")
+	case len(t.got) == 1:
 		a := t.got[0]
 		return Step{Record: &a, Note: fmt.Sprintf("match %s: no other worker took its audit; %s's result recorded unaudited", t.Job.Match.MatchID, a.Worker)}
 	}
