@@ -1,6 +1,7 @@
 package hostile_test
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -130,6 +131,10 @@ func TestHostileBots(t *testing.T) {
 		// right charge. The sandbox's own tests check the limit itself, without a deadline.
 		orTimeout bool
 		rounds    string
+		// deadline: the move deadline, when not 1 s × slack. A flood needs time for its bytes
+		// to cross the pipe: with every lane compiling at the start of a CI run, the Python
+		// flood's 4 MiB had not arrived within 2 s and the deadline charged it first.
+		deadline time.Duration
 		// also: more text the fault's detail must hold.
 		also []string
 	}
@@ -146,7 +151,7 @@ func TestHostileBots(t *testing.T) {
 		{bot: g("orphan"), fault: game.FaultCrash, detail: "exited with status 0"},
 		{bot: g("memory"), fault: game.FaultCrash, detail: "memory limit", limits: sandbox.Limits{MemoryBytes: 128 << 20}, orTimeout: true},
 		{bot: g("memsplit"), fault: game.FaultCrash, detail: "memory limit", limits: sandbox.Limits{MemoryBytes: 128 << 20}, orTimeout: true},
-		{bot: g("flood"), fault: game.FaultCrash, detail: "output limit", limits: sandbox.Limits{OutputBytes: 4 << 20}},
+		{bot: g("flood"), fault: game.FaultCrash, detail: "output limit", limits: sandbox.Limits{OutputBytes: 1 << 20}, deadline: 10 * time.Second},
 		{bot: g("tracer"), fault: game.FaultCrash, detail: "forbidden system call"},
 		{bot: g("idleburn"), fault: game.FaultCrash, detail: "cpu limit", limits: sandbox.Limits{CPUSeconds: 1}, anyRound: true, rounds: "2500"},
 		{bot: g("disk"), limits: sandbox.Limits{DiskBytes: 8 << 20}},
@@ -162,7 +167,7 @@ func TestHostileBots(t *testing.T) {
 		{bot: py("threadbomb"), fault: game.FaultTimeout, limits: sandbox.Limits{Processes: 64}},
 		{bot: py("memory"), fault: game.FaultCrash, detail: "memory limit", limits: sandbox.Limits{MemoryBytes: 160 << 20}, orTimeout: true},
 		{bot: py("escape"), fault: game.FaultCrash, detail: "exited with status 0"},
-		{bot: py("flood"), fault: game.FaultCrash, detail: "output limit", limits: sandbox.Limits{OutputBytes: 4 << 20}},
+		{bot: py("flood"), fault: game.FaultCrash, detail: "output limit", limits: sandbox.Limits{OutputBytes: 1 << 20}, deadline: 10 * time.Second},
 		{bot: py("tracer"), fault: game.FaultCrash, detail: "forbidden system call"},
 		{bot: py("read_secrets")},
 		{bot: py("net_probe")},
@@ -183,7 +188,8 @@ func TestHostileBots(t *testing.T) {
 		c := c
 		t.Run(strings.TrimPrefix(c.bot, "bots/hostile/"), func(t *testing.T) {
 			t.Parallel()
-			o := play(t, c.bot, slack.Of(t, time.Second), c.limits, c.rounds) // 2 s by default: at 700 ms a loaded CI machine let the deadline beat the output and CPU limits
+			deadline := cmp.Or(c.deadline, time.Second)
+			o := play(t, c.bot, slack.Of(t, deadline), c.limits, c.rounds) // 2 s by default: at 700 ms a loaded CI machine let the deadline beat the output and CPU limits
 			out := o.res.Outcome
 			for _, f := range out.Faults {
 				if len(f.Detail) > bounded.Detail+1024 {
