@@ -10,7 +10,6 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -52,7 +51,6 @@ func (r *initRun) fail(step string, err error) int {
 }
 
 func runInit() int {
-	reserveThreads(4)
 	syscall.CloseOnExec(configFD)
 	syscall.CloseOnExec(statusFD)
 	r := &initRun{status: os.NewFile(statusFD, "status")}
@@ -154,28 +152,6 @@ func runInit() int {
 	_ = unix.Dup2(int(null.Fd()), 2)
 	_ = null.Close()
 	return r.reap(proc.Pid)
-}
-
-// reserveThreads makes the Go runtime start n threads now, which it then keeps idle for
-// later use. The bot's processes and threads count against the limit this init counts
-// against too (Limits.Procs): a thread bomb that spent it left the init unable to start a
-// thread its runtime needed (to reap while the main thread waits, to collect garbage), and the
-// runtime died (exit status 2), which read as a sandbox failure (seen under load in CI).
-func reserveThreads(n int) {
-	var started, release sync.WaitGroup
-	started.Add(n)
-	release.Add(1)
-	for range n {
-		go func() {
-			// Locked, each holds a thread of its own until all are started.
-			runtime.LockOSThread()
-			started.Done()
-			release.Wait()
-			runtime.UnlockOSThread()
-		}()
-	}
-	started.Wait()
-	release.Done()
 }
 
 // visible reports whether dir exists as a directory in the (possibly new) root.
