@@ -197,15 +197,9 @@ fi
 # even when one fails, so that every failure is reported in one run.
 logs=$(mktemp -d "${TMPDIR:-/tmp}/arena-test-lanes.XXXXXX")
 trap 'rm -rf "$logs"' EXIT
-# children_cpu VAR: sets VAR to the CPU-seconds (user and system) of every finished child of
-# this shell so far (bash's times, run in this shell: in a $(...) subshell it would count the
-# subshell's own children). On 2 cores the lanes together keep both CPUs busy nearly the whole
-# run: a lane's CPU, not its wall time, says what it costs the others.
-children_cpu() {
-  local f=$logs/times.$BASHPID
-  times >"$f"
-  printf -v "$1" '%s' "$(tail -n 1 "$f" | awk '{ n = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); n += a[1] * 60 + a[2] } printf "%d", n }')"
-}
+# A lane's CPU-seconds (children_cpu): on 2 cores the lanes together keep both CPUs busy nearly
+# the whole run, so a lane's CPU, not its wall time, says what it costs the others.
+. scripts/cpu.sh
 run_lane() {
   local l=$1 start=$SECONDS rc=0 cpu0 cpu1
   children_cpu cpu0

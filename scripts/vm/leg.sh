@@ -41,13 +41,7 @@ if [ "${1:-}" != --in-namespace ]; then
 fi
 
 bin=$2 out=$3
-# children_cpu VAR: sets VAR to the CPU seconds (user and system) of every finished child so
-# far, by `times` (in this shell: a subshell's `times` counts only its own children).
-children_cpu() {
-  local t
-  t=$(mktemp) && times >"$t" && printf -v "$1" '%s' "$(tail -n 1 "$t" | awk '{ n = 0; for (i = 1; i <= 2; i++) { split($i, a, /[ms]/); n += a[1] * 60 + a[2] } printf "%d", n }')"
-  rm -f "$t"
-}
+. scripts/cpu.sh # children_cpu
 mkdir -p /run/arena-sandbox
 mount -t tmpfs -o mode=0755 arena-vm-leg /run/arena-sandbox
 arena=$bin/arena
