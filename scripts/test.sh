@@ -3,7 +3,7 @@
 # with its test dependencies), checks that generated code is fresh and that the wire contract
 # has no breaking change against main (buf breaking), then runs vet, the Go tests (the fuzz
 # targets' corpora among them), and, beside them, scripts/fresh.sh (a brand-new machine), the other
-# languages (mypy and the Python tests, the kits' self-tests), the macOS build and the VM leg
+# languages (mypy and the Python tests, the kits' self-tests), the macOS type-check and the VM leg
 # (the sandbox on cgroup v2, in Debian's kernel under qemu: scripts/vm/leg.sh), on by default
 # since it passed a whole run beside the other lanes (3 December 2026, at load 20-30 from other
 # work: 1012 s); ARENA_VM_LEG=0 leaves it out, `bash scripts/test.sh --lane vm` runs it alone.
@@ -11,7 +11,7 @@
 # Time: the quick checks run first, one after another, so a stale file fails in seconds. Then
 # five independent lanes run at once, because much of their time is spent waiting (bots that
 # sleep, subprocesses, downloads, an emulated VM's two CPUs) rather than computing: the Go
-# lane in the foreground, and fresh.sh, the other languages, the macOS build and the VM leg in
+# lane in the foreground, and fresh.sh, the other languages, the macOS type-check and the VM leg in
 # the background, each into its own log, printed whole when it ends. Every step prints the seconds since the start; the end prints each
 # lane's time and CPU-seconds. Fuzzing (the fuzz lane) is not in the default run: ARENA_FUZZ=1
 # adds it, `bash scripts/test.sh --lane fuzz` runs it alone.
@@ -70,18 +70,15 @@ lane_languages() {
   "$scratch/cpp-selftest" sdk/cpp/test
 }
 
-# The arena builds on macOS too (a degraded sandbox there: rlimits, its own process group). A
-# whole second compile of the module and its dependencies, in a lane of its own so that it
-# fills the CPU the Go tests leave while their bots sleep. Every package is compiled (go list
-# -export) but only the arena itself is linked: `go build ./...` linked each of the sixty-odd
-# bots and examples too: 206 CPU-seconds cold, against about 140 for this.
-# Every package's tests are vetted for macOS too, so a Linux-only test file without its build
-# tag fails here, not on a Mac.
+# The arena builds on macOS too (a degraded sandbox there: rlimits, its own process group).
+# Every package and every package's tests are type-checked for macOS from source
+# (tools/crosscheck), so that a Linux-only name in a file without its build tag, or a
+# Linux-only test file, fails here, not on a Mac. Type errors are how a platform breaks Go code;
+# `go vet` or `go build` for darwin found the same by compiling every dependency to machine code
+# first (modernc's SQLite, nats-server): about 200 CPU-seconds cold, against about 15 for this.
 lane_macos() {
-  step "compile every package for macOS, link the arena, vet every package's tests (GOOS=darwin GOARCH=arm64)"
-  GOOS=darwin GOARCH=arm64 go list -export -f '{{.ImportPath}}' ./... >/dev/null
-  GOOS=darwin GOARCH=arm64 go build -o /dev/null ./arena/cmd/arena
-  GOOS=darwin GOARCH=arm64 go vet ./...
+  step "type-check every package and its tests for macOS (tools/crosscheck, darwin/arm64)"
+  go -C tools run ./crosscheck -goos darwin -goarch arm64 -C .. ./...
 
   step "the degraded sandbox (what macOS gets), run here with -tags arenadegraded"
   go test -count=1 -tags arenadegraded ./sandbox
@@ -152,6 +149,10 @@ go mod download
 export ARENA_REQUIRE_SANDBOX=1
 if ! go mod tidy -diff >/dev/null; then
   echo "go.mod or go.sum is not tidy (Go bots build against it read-only): run go mod tidy" >&2
+  exit 1
+fi
+if ! go -C tools mod tidy -diff >/dev/null; then
+  echo "tools/go.mod or tools/go.sum is not tidy: run go -C tools mod tidy" >&2
   exit 1
 fi
 
