@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Proves the README on a brand-new machine: a fresh clone of this checkout, with an empty HOME,
 # Go module cache, Go build cache (unless ARENA_FRESH_GOCACHE shares one, below) and user
-# cache, and a private, empty files store (its own mount namespace, so nothing the machine
+# cache (but for the arena's compiler caches, when ARENA_FRESH_BUILDCACHE shares them), and a private, empty files store (its own mount namespace, so nothing the machine
 # already built can hide a missing step), runs
 # scripts/demo.sh; then the arena is installed with `go install` into an empty GOBIN and, from a
 # folder outside any checkout, plays a Go bot, a Python file and a stdio kit bot copied there.
@@ -31,6 +31,13 @@ mkdir -p "$scratch"/{home,gomod,gocache,cache,gopath,gobin,elsewhere}
 # the module cache, HOME, the user cache and the files store, behind which a missing step could
 # hide, stay empty all the same. Without it the build cache is empty too.
 gocache="${ARENA_FRESH_GOCACHE:-$scratch/gocache}"
+# ARENA_FRESH_BUILDCACHE (scripts/test.sh sets it too) shares the arena's own warmed compiler
+# caches (<user cache>/arena/build: the Go kit compiled once per toolchain and kit, in a
+# sandbox, from the arena's own code) for the same reason: keyed by toolchain and kit, built
+# under a lock that every arena process takes, whichever lane warms first; a warm-up changes how
+# long the first Go bot takes, never what it does. The module cache it builds against is still
+# this machine's own, filled by the arena from an empty one. Without it the cache is empty too.
+buildcache="${ARENA_FRESH_BUILDCACHE:-}"
 
 # A new user's environment: nothing of this machine's caches or of the arena's own variables.
 for v in $(env | sed -n 's/^\(ARENA_[A-Z_]*\)=.*/\1/p'); do
@@ -39,6 +46,10 @@ done
 unset GOFLAGS GOENV VIRTUAL_ENV PYTHONPATH
 export HOME="$scratch/home" GOMODCACHE="$scratch/gomod" GOCACHE="$gocache" \
   XDG_CACHE_HOME="$scratch/cache" GOPATH="$scratch/gopath" GOFLAGS=-modcacherw
+if [ -n "$buildcache" ]; then
+  mkdir -p "$buildcache" "$XDG_CACHE_HOME/arena"
+  ln -s "$buildcache" "$XDG_CACHE_HOME/arena/build"
+fi
 # With a shared build cache, -trimpath as scripts/test.sh builds: keyed by module and version
 # rather than by this clone's and module cache's folders, the packages test.sh compiled are
 # found, not compiled again; it changes no build's behaviour, only the paths in its debug data.

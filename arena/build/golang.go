@@ -180,10 +180,21 @@ func warmCache(o Options, tc Toolchain, kit Kit, store string) (dir string, fres
 	wo.OutputQuota = -1 // the arena's own code, outside the files store
 	s := step{
 		name: "warm the Go cache", bot: "the arena's Go source", path: "/bin/sh",
-		args: []string{"-c", "cd /run/kit && go build -mod=readonly -trimpath ./..."},
+		// A seed's marker is not this cache's: it is written below, once the cache is whole.
+		args: []string{"-c", `rm -f "$GOCACHE/ready" && cd /run/kit && go build -mod=readonly -trimpath ./...`},
 		env:  goEnv(tc, false, false), view: goView(tc),
 		mounts: []sandbox.Mount{{Host: kit.Dir, At: "/run/kit"}},
 		out:    "gocache",
+	}
+	sealed := sandbox.OverlaysWork()
+	if sealed {
+		if seed, release := seedCache(o.Cache, tc, dir); seed != "" {
+			defer release()
+			s.overlay = []sandbox.Overlay{{Lower: seed, At: "gocache"}}
+			if o.Log != nil {
+				fmt.Fprintf(o.Log, "arena: starting from the cache of another kit for %s (%s): only what changed is compiled\n", tc.Version, seed)
+			}
+		}
 	}
 	if err := s.run(wo, dir); err != nil {
 		return "", false, err
@@ -200,11 +211,58 @@ func warmCache(o Options, tc Toolchain, kit Kit, store string) (dir string, fres
 	}); err != nil {
 		return "", false, err
 	}
-	if err := os.WriteFile(filepath.Join(dir, "ready"), nil, 0o644); err != nil {
+	// The marker names the toolchain of a sealed cache: one that builds saw only through their
+	// overlays, so it holds what warm-ups of the arena's own code compiled and nothing else,
+	// and a later kit's warm-up may start from it (seedCache).
+	mark := ""
+	if sealed {
+		mark = tc.Version
+	}
+	if err := os.WriteFile(filepath.Join(dir, "ready"), []byte(mark), 0o644); err != nil {
 		return "", false, err
 	}
 	pruneCaches(store, o.Cache, filepath.Base(dir))
 	return dir, true, nil
+}
+
+// seedCache finds the newest sealed warm cache of the same toolchain in dir other than
+// except, and locks it so that pruneCaches leaves it while it is read. A new kit (a new arena
+// version, or a game added) differs from the last in the arena's own packages only: through an
+// overlay over the seed, its warm-up compiles those and finds the standard library and every
+// module already compiled, seconds instead of minutes. Go's cache is keyed by the content of
+// every input, so an entry the new kit does not use is never read. Empty when there is none.
+func seedCache(dir string, tc Toolchain, except string) (seed string, release func()) {
+	if tc.Version == "" {
+		return "", nil
+	}
+	found, _ := filepath.Glob(filepath.Join(dir, "gocache-*"))
+	var newest time.Time
+	for _, p := range found {
+		if p == except || strings.HasSuffix(p, ".lock") {
+			continue
+		}
+		ready := filepath.Join(p, "ready")
+		st, err := os.Stat(ready)
+		if err != nil || (seed != "" && !st.ModTime().After(newest)) {
+			continue
+		}
+		if b, err := os.ReadFile(ready); err != nil || string(b) != tc.Version {
+			continue
+		}
+		seed, newest = p, st.ModTime()
+	}
+	if seed == "" {
+		return "", nil
+	}
+	unlock, err := tryLock(seed + ".lock")
+	if err != nil {
+		return "", nil
+	}
+	if _, err := os.Stat(filepath.Join(seed, "ready")); err != nil { // pruned before the lock
+		unlock()
+		return "", nil
+	}
+	return seed, unlock
 }
 
 func goPrefix(kit Kit) string { return "go-" + kit.Hash[:12] + "-" }

@@ -64,12 +64,18 @@ type outcome struct {
 // process of either is left, by the process table.
 func play(t *testing.T, hostile string, deadline time.Duration, limits sandbox.Limits, rounds string) outcome {
 	t.Helper()
+	return playStarting(t, 15*time.Second, hostile, deadline, limits, rounds)
+}
+
+// playStarting is play with the bots' start-up allowance (before slack).
+func playStarting(t *testing.T, start time.Duration, hostile string, deadline time.Duration, limits sandbox.Limits, rounds string) outcome {
+	t.Helper()
 	ctx := context.Background()
 	if !filepath.IsAbs(hostile) {
 		hostile = filepath.Join(absRoot, hostile)
 	}
 	bots := []string{hostile, filepath.Join(absRoot, house)}
-	procs, err := players.Launch(ctx, resolver, bots, host.Options{StartTimeout: slack.Of(t, 15*time.Second), Limits: limits})
+	procs, err := players.Launch(ctx, resolver, bots, host.Options{StartTimeout: slack.Of(t, start), Limits: limits})
 	if err != nil {
 		t.Fatal(err)
 	}
