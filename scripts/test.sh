@@ -8,13 +8,14 @@
 # since it passed a whole run beside the other lanes (3 December 2026, at load 20-30 from other
 # work: 1012 s); ARENA_VM_LEG=0 leaves it out, `bash scripts/test.sh --lane vm` runs it alone.
 #
-# Time: the quick checks run first, one after another, so a stale file fails in seconds. Then
-# five independent lanes run at once, because much of their time is spent waiting (bots that
-# sleep, subprocesses, downloads, an emulated VM's two CPUs) rather than computing: the Go
-# lane in the foreground, and fresh.sh, the other languages, the macOS type-check and the VM leg in
-# the background, each into its own log, printed whole when it ends. Every step prints the seconds since the start; the end prints each
-# lane's time and CPU-seconds. Fuzzing (the fuzz lane) is not in the default run: ARENA_FUZZ=1
-# adds it, `bash scripts/test.sh --lane fuzz` runs it alone.
+# Time: after the installs and gofmt, independent lanes run at once, because much of their
+# time is spent waiting (downloads, bots that sleep, subprocesses, an emulated VM's two CPUs)
+# rather than computing, each into its own log, printed whole when it ends: go vet, the
+# generated code's and the wire contract's checks (in a copy of the tree), the other languages
+# and the macOS type-check first; once vet has compiled every package, fresh.sh, the VM leg and
+# the Go lane (in the foreground), which share what it compiled. Every step prints the seconds
+# since the start; the end prints each lane's time and CPU-seconds. Fuzzing (the fuzz lane) is
+# not in the default run: ARENA_FUZZ=1 adds it, `bash scripts/test.sh --lane fuzz` runs it alone.
 # The tests' few wall-clock bounds stretch with ARENA_TEST_SLACK (internal/slack): raise it on
 # a machine that is busy with other work.
 set -euo pipefail
@@ -117,10 +118,46 @@ lane_vm() {
 # missing here only starts later; one listed that is gone fails the lane.
 slow_go_packages=(arena/e2e arena/hostile arena/bench arena/cli arena/server arena/tournament arena/host)
 
+lane_vet() {
+  step "go vet"
+  go vet ./...
+}
+
+# The generated code is checked in a copy of the tree, so that the other lanes can read the
+# checkout meanwhile: scripts/generate.sh removes and writes the files it makes.
+generated_paths=(proto sdk/python/src/arena_sdk/_pb sdk/typescript/proto sdk/anygame sdk/python/src/arena_sdk/_wire.py
+  sdk/javascript/lib/wire.js sdk/typescript/src/types.ts sdk/rust/src/tables.rs sdk/java/arena/Tables.java
+  sdk/cpp/arena/tables.hpp arena/games/all/all.go)
+lane_generated() {
+  step "wire contract: no breaking change against main (scripts/breaking.sh)"
+  scripts/breaking.sh
+
+  step "generated code is fresh (scripts/generate.sh in a copy of the tree, compared with it)"
+  local p stale=0
+  gen_copy=$(mktemp -d "${TMPDIR:-/tmp}/arena-generated.XXXXXX")
+  trap 'rm -rf "$gen_copy"' EXIT
+  local copy=$gen_copy
+  # The tree as it is (committed or not, ignored files left out), and the pinned buf.
+  git ls-files -z --cached --others --exclude-standard | tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$copy"
+  if [ -d .cache/buf ]; then mkdir -p "$copy/.cache" && cp -a .cache/buf "$copy/.cache/"; fi
+  (cd "$copy" && scripts/generate.sh >/dev/null)
+  for p in "${generated_paths[@]}"; do
+    if ! diff -r -x __pycache__ "$p" "$copy/$p"; then stale=1; fi
+  done
+  if [ $stale = 1 ]; then
+    echo "generated code is stale (above: the checkout, then what scripts/generate.sh makes): run scripts/generate.sh and commit the result" >&2
+    exit 1
+  fi
+  if [ -n "$(git status --porcelain -- "${generated_paths[@]}")" ]; then
+    git status --porcelain -- "${generated_paths[@]}"
+    echo "generated files are not committed: commit what scripts/generate.sh made" >&2
+    exit 1
+  fi
+}
+
 lane_go() {
   if [ -z "${ARENA_VETTED:-}" ]; then
-    step "go vet"
-    go vet ./...
+    lane_vet
   fi
 
   step "Go tests (all but arena/fairness, which runs alone at the end; the slowest packages first)"
@@ -158,42 +195,9 @@ if ! go -C tools mod tidy -diff >/dev/null; then
   exit 1
 fi
 
-step "generated code is fresh (scripts/generate.sh)"
-scripts/generate.sh >/dev/null
-if ! git diff --exit-code --stat -- proto sdk/python/src/arena_sdk/_pb sdk/typescript/proto sdk/anygame sdk/python/src/arena_sdk/_wire.py sdk/javascript/lib/wire.js sdk/typescript/src/types.ts sdk/rust/src/tables.rs sdk/java/arena/Tables.java sdk/cpp/arena/tables.hpp; then
-  echo "generated code is stale: run scripts/generate.sh and commit the result" >&2
-  exit 1
-fi
-if [ -n "$(git status --porcelain -- proto sdk/python/src/arena_sdk/_pb sdk/typescript/proto sdk/anygame sdk/python/src/arena_sdk/_wire.py sdk/javascript/lib/wire.js sdk/typescript/src/types.ts sdk/rust/src/tables.rs sdk/java/arena/Tables.java sdk/cpp/arena/tables.hpp)" ]; then
-  git status --porcelain -- proto sdk/python/src/arena_sdk/_pb sdk/typescript/proto sdk/anygame sdk/python/src/arena_sdk/_wire.py sdk/javascript/lib/wire.js sdk/typescript/src/types.ts sdk/rust/src/tables.rs sdk/java/arena/Tables.java sdk/cpp/arena/tables.hpp
-  echo "generated files are missing from git: run scripts/generate.sh and commit the result" >&2
-  exit 1
-fi
-
-step "wire contract: no breaking change against main (scripts/breaking.sh)"
-scripts/breaking.sh
-
 step "gofmt"
 bad=$(gofmt -l $(git ls-files '*.go' | grep -v '\.pb\.go$'))
 if [ -n "$bad" ]; then echo "gofmt needed: $bad" >&2; exit 1; fi
-
-# Before the lanes, though it is the Go lane's first step: it compiles every package once, which
-# the Go tests and the fresh clone's build then share (GOFLAGS above); run beside them, the
-# fresh lane's build raced it and compiled most packages a second time.
-step "go vet"
-go vet ./...
-export ARENA_VETTED=1
-
-ARENA_CHROMIUM=$(scripts/chromium.sh); export ARENA_CHROMIUM # the browser tests' Chromium (apt-installed when missing)
-ARENA_AXE=$(scripts/axe.sh); export ARENA_AXE # axe-core for the accessibility check (npm ci of tools/axe's lockfile)
-# The VM leg's qemu, kernel, busybox and virtme-ng (apt and pip, when missing): installed here,
-# before the lanes, so that no two apt-get runs overlap; a tool that cannot be had fails the run.
-lanes=(go fresh languages macos)
-if [ "${ARENA_FUZZ:-0}" = 1 ]; then lanes+=(fuzz); fi
-if [ "${ARENA_VM_LEG:-1}" = 1 ]; then
-  scripts/vm/install.sh
-  lanes+=(vm)
-fi
 
 # The lanes: the background ones write their logs, printed whole when they end; the Go lane
 # prints as it goes. Each lane leaves its exit status and seconds; all are waited for,
@@ -220,11 +224,36 @@ run_lane() {
   children_cpu cpu1
   echo "$rc $((SECONDS - start)) $((cpu1 - cpu0))" >"$logs/$l.status"
 }
-step "lanes ${lanes[*]:1} start in the background (their logs follow the Go lane's)"
-if [ "${ARENA_VM_LEG:-1}" = 1 ]; then run_lane vm & fi
-run_lane fresh &
+
+# Before the other lanes, and beside the three that need no compiled Go package: go vet
+# compiles every package once, which the Go tests, the fresh clone's build and the VM leg's
+# then share (GOFLAGS above); run beside them, each compiled most packages again. Until it
+# ends, the generated code's check, the other languages and the macOS type-check run, and the
+# browser and the VM's tools are installed (downloads, which leave the CPUs to vet).
+lanes=(vet generated languages macos)
+step "lanes ${lanes[*]} start in the background (their logs follow the Go lane's)"
+run_lane vet &
+vet_job=$!
+run_lane generated &
 run_lane languages &
 { run_lane macos; if [ "${ARENA_FUZZ:-0}" = 1 ]; then run_lane fuzz; fi; } &
+
+ARENA_CHROMIUM=$(scripts/chromium.sh); export ARENA_CHROMIUM # the browser tests' Chromium (apt-installed when missing)
+ARENA_AXE=$(scripts/axe.sh); export ARENA_AXE # axe-core for the accessibility check (npm ci of tools/axe's lockfile)
+# The VM leg's qemu, kernel, busybox and virtme-ng (apt and pip, when missing): installed here,
+# before its lane, so that no two apt-get runs overlap; a tool that cannot be had fails the run.
+if [ "${ARENA_FUZZ:-0}" = 1 ]; then lanes+=(fuzz); fi
+if [ "${ARENA_VM_LEG:-1}" = 1 ]; then
+  scripts/vm/install.sh
+fi
+wait "$vet_job"
+export ARENA_VETTED=1
+lanes+=(fresh)
+if [ "${ARENA_VM_LEG:-1}" = 1 ]; then lanes+=(vm); fi
+lanes+=(go)
+step "go vet ended: the fresh-machine lane$([ "${ARENA_VM_LEG:-1}" = 1 ] && echo ' and the VM leg') start in the background, the Go lane here"
+if [ "${ARENA_VM_LEG:-1}" = 1 ]; then run_lane vm & fi
+run_lane fresh &
 run_lane go
 step "waiting for the background lanes"
 wait

@@ -40,10 +40,13 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// The budget of every move in these tests: long enough that the host's poll interval and the
-// kernel's accounting lag are small beside it, short enough that a match takes seconds. Every
-// match runs at wallFactor.
-const budget = 50 * time.Millisecond
+// The budget of every move in these tests: long enough that the host's poll interval, the
+// kernel's accounting lag and what the bot's count leaves out (the interpreter's collector
+// outside its loop, the stdio bridge, the sandbox's init, all in its cgroup) are small beside
+// the honest bots' 20 % margin, short enough that a match takes seconds. At 50 ms the margin
+// was 10 ms, and a fresh-clone run charged an honest Python bot 58.5 ms (CI10, 3 December).
+// Every match runs at wallFactor.
+const budget = 100 * time.Millisecond
 
 // wallFactor is the wall cap the test asserts under: the default users get. Under the hog an
 // honest bot's move takes several times its budget in wall time; the clock charges none of it
@@ -210,7 +213,7 @@ func TestCPUClockUnderLoad(t *testing.T) {
 			t.Run(bot+"/a busy loop is charged its CPU budget", func(t *testing.T) {
 				t.Parallel()
 				p := play(t, bot, 10)
-				last := timedOut(t, p, 3, "timeout (CPU budget): used ", "of CPU time, over its budget of 50ms", "run-queue delay", "CPU share")
+				last := timedOut(t, p, 3, "timeout (CPU budget): used ", "of CPU time, over its budget of "+budget.String(), "run-queue delay", "CPU share")
 				cpu, wall := us(last.CPU), us(last.Wall)
 				if last.Elapsed != last.CPU || cpu < budget {
 					t.Errorf("charged %d us, CPU %v: want its CPU time, at least the budget %v", last.Elapsed, cpu, budget)

@@ -113,8 +113,9 @@ type clockWatch struct {
 	stop  func()
 	armed bool
 	t0    time.Time
-	// c0 is the CPU reading the move is charged from; limit its CPU budget.
-	c0, limit time.Duration
+	// c0 is the CPU reading the move is charged from; limit its CPU budget; seen the latest
+	// reading (a move stopped for its budget removes the cgroup before end reads it again).
+	c0, limit, seen time.Duration
 	// cBegin is the CPU reading when the request was sent: the bot has started on the move
 	// once its CPU time moves past it (started).
 	cBegin  time.Duration
@@ -171,7 +172,7 @@ func (w *clockWatch) begin(proc *sandbox.Process, c0, limit, cap time.Duration, 
 	if w.timer == nil {
 		w.timer = time.AfterFunc(time.Hour, w.poll)
 	}
-	w.proc, w.stop, w.t0, w.c0, w.limit, w.cap = proc, stop, time.Now(), c0, limit, cap
+	w.proc, w.stop, w.t0, w.c0, w.limit, w.cap, w.seen = proc, stop, time.Now(), c0, limit, cap, c0
 	if tells {
 		w.cBegin = math.MaxInt64 // started only by written
 	} else {
@@ -189,8 +190,12 @@ func (w *clockWatch) end() MoveUsage {
 	w.mu.Lock()
 	w.armed = false
 	w.timer.Stop()
-	c1, _ := w.proc.CPUTime()
-	u := MoveUsage{Wall: time.Since(w.t0), CPU: c1 - w.c0, Cause: w.cause}
+	c1, ok := w.proc.CPUTime()
+	if !ok {
+		// The cgroup is gone (the bot was stopped and its tree removed): the last reading.
+		c1 = w.seen
+	}
+	u := MoveUsage{Wall: time.Since(w.t0), CPU: max(c1-w.c0, 0), Cause: w.cause}
 	// The run queue as of now, for an answer or a CPU overrun; a move stopped for its own
 	// waiting or by the machine keeps the reading it was stopped on.
 	if w.based && (w.cause == CauseNone || w.cause == CauseCPU) {
@@ -225,7 +230,11 @@ func (w *clockWatch) poll() {
 	if late := time.Since(w.due); late > 0 {
 		w.hostLag += late
 	}
-	c, _ := w.proc.CPUTime()
+	c, ok := w.proc.CPUTime()
+	if !ok {
+		c = w.seen
+	}
+	w.seen = c
 	used, wall := c-w.c0, time.Since(w.t0)
 	if used >= w.limit {
 		w.expire(CauseCPU)

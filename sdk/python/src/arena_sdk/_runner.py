@@ -209,6 +209,13 @@ def serve(bot: object, handshake_fd: int, lane_fd: int | None = None) -> NoRetur
     if proxy is not None:
         proxy.start()
 
+    # What exists now (the interpreter's modules, gRPC's, protobuf's, the bot's) lives as long as
+    # the process: frozen out of the collector's reach, a full collection scans only what the
+    # moves made, not some 24,000 objects (about 3-4 ms of CPU here, charged to the move it
+    # fell in under the CPU clock).
+    import gc
+
+    gc.freeze()
     line = f"{CORE_PROTOCOL_VERSION}|{PROTOCOL_VERSION}|unix|{sock_path}|grpc"
     if cert_field:
         line += "|" + cert_field
