@@ -28,11 +28,14 @@ import (
 const Module = "github.com/botarena/arena"
 
 // recipeGo versions the Go recipe: a change to the script below changes every artefact key.
-const recipeGo = "go-3"
+const recipeGo = "go-4"
 
 // goScript builds the package in /src into /build/out/bot, inside the sandbox. A submission
 // without a go.mod of its own becomes module arenabot; either way the arena's module resolves
 // to the kit, and nothing is fetched (GOPROXY=off) unless the organiser allows the network.
+// -ldflags='-s -w': no DWARF and no ELF symbol table, which no sandboxed bot is debugged with
+// (a panic's traceback reads the runtime's own table, kept): a dynamite bot is 13 MB instead
+// of 19 in the files store, a RAM tmpfs, and its link takes about a third less CPU.
 const goScript = `set -e
 cp -R /run/src /run/build/src
 chmod -R u+w /run/build/src
@@ -47,7 +50,7 @@ if [ "$name" != main ]; then
   echo "the Go package in this folder is package $name, not package main: give the directory of the bot's command (for example bots/dynamite/cmd/paper)" >&2
   exit 2
 fi
-exec go build -trimpath -o /run/build/out/bot "./$ARENA_GO_PKG"
+exec go build -trimpath -ldflags="-s -w" -o /run/build/out/bot "./$ARENA_GO_PKG"
 `
 
 // Toolchain is the host's Go installation: its root, module cache and version, asked once

@@ -57,16 +57,66 @@ for tool in qemu-system-x86_64 busybox vng; do
   fi
 done
 
+# proc_stats: every process's /proc/PID/stat line (a process may end while they are read).
+proc_stats() { cat /proc/[0-9]*/stat 2>/dev/null || true; }
+# tree_cpu PID: the CPU-seconds (user and system, with reaped children's) of PID and every
+# process under it.
+tree_cpu() {
+  proc_stats | awk -v root="$1" -v tck="$(getconf CLK_TCK)" '
+    { s = $0; sub(/.*\) /, "", s); split(s, f, " "); parent[$1] = f[2]; cpu[$1] = f[12] + f[13] + f[14] + f[15] }
+    END { n = 0
+      for (q in cpu) { r = q; while (r != "" && r != root && r > 1) r = parent[r]
+        if (r == root) n += cpu[q] }
+      printf "%d", n / tck }'
+}
+# tree_pids PID: PID and every process under it.
+tree_pids() {
+  proc_stats | awk -v root="$1" '
+    { s = $0; sub(/.*\) /, "", s); split(s, f, " "); parent[$1] = f[2] }
+    END { for (q in parent) { r = q; while (r != "" && r != root && r > 1) r = parent[r]
+        if (r == root) print q } }'
+}
+
 # tsc=reliable: under TCG the kernel finds the emulated CPUs' TSCs "unsynchronized" and falls
 # back to the HPET, which the vDSO cannot read: every clock read (the Go runtime makes many)
 # becomes a system call and an emulated device access. qemu's TSC is one clock for all CPUs.
 # vng keeps the terminal's stdin; give it none so a background or CI run cannot stall on it.
 # qemu opens the guest's stdout and stderr as files (/proc/self/fd/1, truncating a regular file
 # and writing from its start), so they go through pipes: output redirected to a file stays whole.
-set +e
-vng --run "$kernel" --disable-kvm --cpus "$cpus" --memory "$memory" \
-  --append cgroup_no_v1=all --append systemd.unified_cgroup_hierarchy=1 --append tsc=reliable \
-  "${append[@]}" "${rw[@]}" "${disks[@]}" --exec "export PATH=$(printf %q "$PATH"); $1" </dev/null 2> >(cat >&2) | cat
-status=${PIPESTATUS[0]}
-wait
-exit "$status"
+#
+# A boot that never reaches the command is retried once: one CI run in about fifteen (3
+# December) had no output from its guest after 20 minutes, on an idle machine, where a boot
+# takes about a minute. The guest touches a file in a private shared folder before the command;
+# the watch counts qemu's CPU time rather than the wall time, which a busy machine stretches
+# without end (the VM leg runs at nice 19), with a wall cap for a guest that hangs idle.
+boot_cpu=${ARENA_VM_BOOT_CPU:-600} boot_wall=${ARENA_VM_BOOT_WALL:-1800}
+mark=$(mktemp -d "${TMPDIR:-/tmp}/arena-vm-up.XXXXXX")
+trap 'rm -rf "$mark"' EXIT
+for attempt in 1 2; do
+  rm -f "$mark/up"
+  set +e
+  (vng --run "$kernel" --disable-kvm --cpus "$cpus" --memory "$memory" \
+    --append cgroup_no_v1=all --append systemd.unified_cgroup_hierarchy=1 --append tsc=reliable \
+    "${append[@]}" "${rw[@]}" --rwdir "$mark" "${disks[@]}" \
+    --exec "touch $(printf %q "$mark/up"); export PATH=$(printf %q "$PATH"); $1" </dev/null 2> >(cat >&2) | cat; s=$?; wait; exit $s) &
+  vm=$!
+  set -e
+  t0=$SECONDS booted=0
+  while kill -0 "$vm" 2>/dev/null; do
+    if [ -e "$mark/up" ]; then booted=1; break; fi
+    used=$(tree_cpu "$vm")
+    if [ "$used" -ge "$boot_cpu" ] || [ $((SECONDS - t0)) -ge "$boot_wall" ]; then
+      echo "vm/run.sh: the guest did not reach the command after ${used} CPU-seconds of qemu and $((SECONDS - t0)) s (a boot takes about a minute): stopping it (attempt $attempt of 2)" >&2
+      kill $(tree_pids "$vm") 2>/dev/null || true
+      break
+    fi
+    sleep 2
+  done
+  set +e
+  wait "$vm"
+  status=$?
+  set -e
+  if [ "$booted" = 1 ] || [ -e "$mark/up" ]; then exit "$status"; fi
+done
+echo "vm/run.sh: the guest did not boot twice in a row" >&2
+exit 1
