@@ -172,7 +172,8 @@ lane_go() {
   done
   # -ldflags=-w: no DWARF in the test binaries (stack traces come from the symbol table, kept),
   # which makes each cold link about 0.8 CPU-seconds (a third) cheaper, for some sixty binaries.
-  go test -count=1 -timeout 20m -ldflags=-w "${first[@]}" $(grep -vxF -f <(printf '%s\n' "${first[@]}") <<<"$all")
+  # -vet=off: lane_vet ran every analyzer on every package, of which go test runs a few again.
+  go test -count=1 -timeout 20m -vet=off -ldflags=-w "${first[@]}" $(grep -vxF -f <(printf '%s\n' "${first[@]}") <<<"$all")
 }
 
 if [ "${1:-}" = --lane ]; then
@@ -241,6 +242,12 @@ if [ "${ARENA_VM_LEG:-1}" = 1 ]; then
 fi
 wait "$vet_job"
 export ARENA_VETTED=1
+# One arena binary from this checkout for every test that runs the real command (testenv's
+# ARENA_TEST_ARENA) and for the VM leg: about ten of them each linked it (4-5 CPU-seconds a
+# link of the 50 MB binary). scripts/fresh.sh builds its own, from its own clone.
+step "the arena binary the Go tests and the VM leg run"
+go build -ldflags=-w -o "$logs/bin/arena" ./arena/cmd/arena
+export ARENA_TEST_ARENA=$logs/bin/arena
 lanes+=(languages macos)
 if [ "${ARENA_FUZZ:-0}" = 1 ]; then lanes+=(fuzz); fi
 lanes+=(fresh)

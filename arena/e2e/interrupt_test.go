@@ -2,13 +2,13 @@ package e2e_test
 
 import (
 	"os/exec"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/botarena/arena/arena/internal/proctable"
+	"github.com/botarena/arena/arena/internal/testenv"
 	"github.com/botarena/arena/internal/slack"
 )
 
@@ -16,9 +16,9 @@ import (
 // exit promptly and leave no bot process behind.
 func TestInterruptStopsEveryBot(t *testing.T) {
 	t.Parallel()
-	bin := filepath.Join(t.TempDir(), "arena")
-	if out, err := exec.Command("go", "build", "-o", bin, "../cmd/arena").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
+	bin, err := testenv.BuildArena(root, t.TempDir())
+	if err != nil {
+		t.Fatal(err)
 	}
 	cmd := exec.Command(bin, "play", "dynamite", "--deadline", "60s",
 		bot("arena/e2e/testdata/sleepy.py"), bot("bots/dynamite/cmd/paper"))

@@ -16,6 +16,7 @@ import (
 	"github.com/botarena/arena/arena/game"
 	"github.com/botarena/arena/arena/games/dynamite"
 	"github.com/botarena/arena/arena/host"
+	"github.com/botarena/arena/arena/internal/testenv"
 	"github.com/botarena/arena/arena/match"
 	"github.com/botarena/arena/arena/players"
 	"github.com/botarena/arena/bots/hostile/attack"
@@ -36,9 +37,9 @@ const attackRuns = 3
 func TestUnderAttackMemory(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	bin := filepath.Join(dir, "arena")
-	if out, err := exec.Command("go", "build", "-o", bin, filepath.Join(root, "arena/cmd/arena")).CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	bin, err := testenv.BuildArena(root, dir)
+	if err != nil {
+		t.Fatal(err)
 	}
 	run := func(i int, bot string) (hwm, store int64) {
 		db := filepath.Join(dir, fmt.Sprintf("t%d-%s.db", i, filepath.Base(bot)))

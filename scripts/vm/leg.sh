@@ -21,7 +21,8 @@ if [ "${1:-}" != --in-namespace ]; then
   out=${ARENA_VM_OUT:-$work/out}
   mkdir -p "$work/bin" "$out"
   # Built on the host: compiling under emulation would take most of the leg.
-  go build -o "$work/bin/arena" ./arena/cmd/arena
+  # The test command's own arena, when it built one from this checkout (ARENA_TEST_ARENA).
+  if [ -n "${ARENA_TEST_ARENA:-}" ]; then cp "$ARENA_TEST_ARENA" "$work/bin/arena"; else go build -o "$work/bin/arena" ./arena/cmd/arena; fi
   for pkg in sandbox arena/hostile; do
     go test -c -o "$work/bin/$(basename $pkg).test" ./$pkg
   done

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
@@ -23,9 +24,23 @@ func ModuleRoot() (string, error) {
 	return filepath.Dir(strings.TrimSpace(string(out))), nil
 }
 
-// BuildArena builds the arena command from root into dir and returns its path: tests that
-// run real coordinator, server and worker processes start it.
+// ArenaEnv names an arena binary built from the checkout under test, which BuildArena then
+// returns instead of linking its own: scripts/test.sh builds one for the whole Go lane, where
+// about ten tests each linked the 50 MB binary (4-5 CPU-seconds a link) from the same tree.
+const ArenaEnv = "ARENA_TEST_ARENA"
+
+// BuildArena builds the arena command from root into dir and returns its path (or $ArenaEnv's):
+// tests that run real coordinator, server and worker processes start it.
 func BuildArena(root, dir string) (string, error) {
+	if bin := os.Getenv(ArenaEnv); bin != "" {
+		if !filepath.IsAbs(bin) {
+			return "", fmt.Errorf("%s=%q: give the absolute path of an arena built from this checkout", ArenaEnv, bin)
+		}
+		if _, err := os.Stat(bin); err != nil {
+			return "", fmt.Errorf("%s: %w (unset it to build one)", ArenaEnv, err)
+		}
+		return bin, nil
+	}
 	bin := filepath.Join(dir, "arena")
 	build := exec.Command("go", "build", "-o", bin, "./arena/cmd/arena")
 	build.Dir = root
