@@ -9,7 +9,7 @@
 #   (cd tools/buf && npm install --package-lock-only --ignore-scripts)
 # and commit both files.
 buf_pin="$PWD/tools/buf"
-buf_dir="$PWD/.cache/buf"
+buf_dir="${ARENA_BUF_DIR:-$PWD/.cache/buf}" # ARENA_BUF_DIR: another checkout's install (the test command's copy of the tree)
 buf_version=$(sed -n 's/.*"@bufbuild\/buf": *"\([^"]*\)".*/\1/p' "$buf_pin/package.json")
 if [ -z "$buf_version" ]; then
   echo "buf: no @bufbuild/buf version in $buf_pin/package.json" >&2
