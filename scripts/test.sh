@@ -181,11 +181,8 @@ if [ "${1:-}" = --lane ]; then
   exit 0
 fi
 
-step "install: Go modules, Python SDK"
+step "install: Go modules"
 go mod download
-. scripts/venv.sh
-# Under this script every sandbox layer must be active: a missing one fails its tests.
-export ARENA_REQUIRE_SANDBOX=1
 if ! go mod tidy -diff >/dev/null; then
   echo "go.mod or go.sum is not tidy (Go bots build against it read-only): run go mod tidy" >&2
   exit 1
@@ -230,6 +227,12 @@ lanes=(vet)
 step "lane vet starts in the background (its log follows the Go lane's)"
 run_lane vet &
 vet_job=$!
+
+# Beside vet, which needs only the Go modules: the rest of the installs, mostly downloads.
+step "install: the Python SDK with its test dependencies (scripts/venv.sh), Chromium, axe-core, the VM leg's tools"
+. scripts/venv.sh
+# Under this script every sandbox layer must be active: a missing one fails its tests.
+export ARENA_REQUIRE_SANDBOX=1
 
 ARENA_CHROMIUM=$(scripts/chromium.sh); export ARENA_CHROMIUM # the browser tests' Chromium (apt-installed when missing)
 ARENA_AXE=$(scripts/axe.sh); export ARENA_AXE # axe-core for the accessibility check (npm ci of tools/axe's lockfile)

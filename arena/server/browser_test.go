@@ -160,7 +160,15 @@ Frequency.move = _logged
 		}
 	}
 	shot("leaderboard.png")
-	do("open a match", chromedp.Click(chromedp.CSS(`table.matches tbody tr td a`)), chromedp.WaitVisible(chromedp.CSS("#seats")))
+	// The live page redraws its match table after every ladder match: a click by node id can
+	// aim at a row already replaced ("Could not find node with given id", CI, 3 December). One
+	// script finds the first match's link and clicks it, as the user's click would.
+	clicked, err := chromedp.Run(ctx, chromedp.Evaluate[bool](
+		`(() => { const a = document.querySelector('table.matches tbody tr td a'); if (a === null) return false; a.click(); return true; })()`))
+	if err != nil || !clicked {
+		failed("open a match: no link in the match table", err)
+	}
+	do("open a match", chromedp.WaitVisible(chromedp.CSS("#seats")))
 	seats, status := text("#seats"), text("#status")
 	if !strings.Contains(seats, "freq") || !strings.HasPrefix(status, "done") {
 		t.Fatalf("match page: status %q, seats %q", status, seats)

@@ -33,8 +33,8 @@ if [ "${1:-}" != --in-namespace ]; then
   # linker's note that getaddrinfo would need glibc's libraries at run time does not apply:
   # the bots resolve no names (go-plugin speaks over a Unix socket).
   for b in beatlast scissors; do
-    if ! out=$(go build -ldflags='-linkmode external -extldflags -static' -o "$work/bin/bots/$b" ./bots/dynamite/cmd/$b 2>&1); then
-      echo "$out" >&2
+    if ! msg=$(go build -ldflags='-linkmode external -extldflags -static' -o "$work/bin/bots/$b" ./bots/dynamite/cmd/$b 2>&1); then
+      echo "$msg" >&2
       exit 1
     fi
   done

@@ -23,11 +23,20 @@
 # the CI machines. scripts/vm/install.sh installs what this needs.
 set -euo pipefail
 
+# plain PATH: vng joins folders and disks into a shell command unquoted, so only these characters.
+plain() {
+  case $1 in /*) ;; *) echo "vm/run.sh: $1: give an absolute path" >&2; exit 2 ;; esac
+  case $1 in *[!A-Za-z0-9._/+-]*) echo "vm/run.sh: $1: a path of letters, digits and ._/+- only (virtme-ng passes it on unquoted)" >&2; exit 2 ;; esac
+}
 rw=() append=() disks=() cpus=2 memory=3G
 while [ $# -gt 0 ]; do
   case $1 in
-    --rw) rw+=(--rwdir "$2"); shift 2 ;;
+    --rw)
+      plain "$2"
+      [ -d "$2" ] || { echo "vm/run.sh: --rw $2: no such folder" >&2; exit 2; }
+      rw+=(--rwdir "$2"); shift 2 ;;
     --disk)
+      plain "$2"
       [ -r "$2" ] || { echo "vm/run.sh: --disk $2: no such readable file" >&2; exit 2; }
       disks+=(--qemu-opts="-drive file=$2,format=raw,if=virtio,readonly=on"); shift 2 ;;
     --cpus) cpus=$2; shift 2 ;;
@@ -92,6 +101,7 @@ tree_pids() {
 boot_cpu=${ARENA_VM_BOOT_CPU:-600} boot_wall=${ARENA_VM_BOOT_WALL:-1800}
 mark=$(mktemp -d "${TMPDIR:-/tmp}/arena-vm-up.XXXXXX")
 trap 'rm -rf "$mark"' EXIT
+plain "$mark"
 for attempt in 1 2; do
   rm -f "$mark/up"
   set +e
