@@ -135,10 +135,21 @@ lane_generated() {
   step "generated code is fresh (scripts/generate.sh in a copy of the tree, compared with it)"
   local p stale=0
   gen_copy=$(mktemp -d "${TMPDIR:-/tmp}/arena-generated.XXXXXX") # global: the EXIT trap reads it
-  trap 'rm -rf "$gen_copy"' EXIT
+  trap 'rm -rf "$gen_copy" "$gen_copy".*' EXIT
   # The tree as it is (committed or not, ignored files left out); the pinned buf the breaking
-  # check just installed in the checkout (scripts/buf.sh), not a copy of its 96 MB.
-  git ls-files -z --cached --others --exclude-standard | tar --null -T - --ignore-failed-read -cf - 2>/dev/null | tar -xf - -C "$gen_copy"
+  # check just installed in the checkout (scripts/buf.sh), not a copy of its 96 MB. The other
+  # lanes write into the checkout meanwhile (test output, caches): a file of theirs that
+  # changes or goes while tar reads it is none of this check's business, and tar says so with
+  # status 1 (CI17 failed here, silently); 2 is a real failure.
+  local rc=0
+  git ls-files -z --cached --others --exclude-standard >"$gen_copy.list"
+  tar --null -T "$gen_copy.list" --ignore-failed-read -cf "$gen_copy.tar" 2>"$gen_copy.err" || rc=$?
+  if [ "$rc" -gt 1 ]; then
+    cat "$gen_copy.err" >&2
+    echo "copying the tree for the generated code's check failed (tar exit $rc, above)" >&2
+    exit 1
+  fi
+  tar -xf "$gen_copy.tar" -C "$gen_copy"
   ARENA_BUF_DIR="$PWD/.cache/buf" bash -c 'cd "$1" && scripts/generate.sh >/dev/null' generate "$gen_copy"
   for p in "${generated_paths[@]}"; do
     if ! diff -r -x __pycache__ "$p" "$gen_copy/$p"; then stale=1; fi
