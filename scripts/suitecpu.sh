@@ -5,8 +5,10 @@
 #   bash scripts/suitecpu.sh [go test flags and packages]   (default: the Go lane's packages)
 #
 # Each test binary runs under /usr/bin/time (go test -exec): its user+sys CPU, with every child
-# it waited for. Sandboxed bots and builds are not among those (their sandbox reaps them), so
-# their CPU is read from the sandbox's cgroups: each arena process has a directory there
+# it waited for, and so with every sandboxed bot and build (each sandbox's init reaps its
+# processes, and the test binary reaps the init). Their share is read from the sandbox's
+# cgroups and shown apart ("sandbox", part of "CPU s"; "host" is the rest, the test binary and
+# its unsandboxed children, such as Chromium): each arena process has a directory there
 # (arena-sandbox/<owner>), whose usage counts every sandboxed process under it, also after that
 # process's own directory is gone; it is sampled every second and the largest value kept (the
 # last second of a package can be missed). A directory is charged to the test binary it
@@ -91,11 +93,13 @@ awk -v root="$root/" '
   END {
     printf "%-34s %8s %9s %9s %9s\n", "package", "wall s", "host CPU", "sandbox", "CPU s"
     for (p in seen) {
-      c = host[p] + sb[p]; hs += host[p]; ss += sb[p]
-      printf "%-34s %8.1f %9.1f %9.1f %9.1f\n", (p == "" ? "." : p), wall[p], host[p], sb[p], c | "sort -k5 -n -r"
+      # The cgroups are sampled each second: the last second of a sandbox can be missed.
+      own = host[p] - sb[p]; if (own < 0) own = 0
+      c = host[p]; hs += own; ss += sb[p]; ts += c
+      printf "%-34s %8.1f %9.1f %9.1f %9.1f\n", (p == "" ? "." : p), wall[p], own, sb[p], c | "sort -k5 -n -r"
     }
     close("sort -k5 -n -r")
-    printf "test binaries %.1f CPU-s (host %.1f, sandbox %.1f); go command (compile, link, vet) %.1f; total %.1f CPU-s in %.0f s\n", hs + ss, hs, ss, tc - hs, tc + ss, tw
+    printf "test binaries %.1f CPU-s (host %.1f, sandbox %.1f); go command (compile, link, vet) %.1f; total %.1f CPU-s in %.0f s\n", ts, hs, ss, tc - ts, tc, tw
   }' "$out/times" "$out/sandbox" "$out/total"
 echo "the slowest tests (go test -json elapsed, wall seconds):"
 python3 - "$out/json" <<'EOF'
