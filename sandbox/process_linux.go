@@ -331,6 +331,13 @@ func (p *Process) Reason() ExitReason {
 			return *p.reason
 		case u.OOMKills > 0:
 			return oom
+		case u.ProcessLimitHits > 0:
+			// The init shares the tree's process limit (its cgroup's pids.max): a fork or
+			// thread bomb that fills it can leave the init's runtime without a thread it
+			// needs (seen under heavy load, CI beside four busy loops, 3 December). That is
+			// the bot's doing, and the author is told so.
+			return ExitReason{Kind: KindProcessLimit, Detail: fmt.Sprintf("its processes and threads took all %d allowed (%d fork(s) refused), and the sandbox could not go on (%s)",
+				p.limits.Processes, u.ProcessLimitHits, p.run.cmd.ProcessState.String())}
 		}
 		return ExitReason{Kind: KindSandbox, Detail: "the sandbox init died (" + p.run.cmd.ProcessState.String() + ")"}
 	}

@@ -18,7 +18,10 @@ const (
 	KindOutputLimit = "output limit"
 	KindFileLimit   = "file size limit"
 	KindSyscall     = "forbidden system call"
-	KindSandbox     = "sandbox failure"
+	// KindProcessLimit: the tree took every process slot of its limit, so that the sandbox's
+	// own init, which counts against the same limit, could not start a thread and ended.
+	KindProcessLimit = "process limit"
+	KindSandbox      = "sandbox failure"
 )
 
 // ExitReason says in plain words why a process ended.

@@ -151,7 +151,7 @@ func (s Sandboxed) unpack(name string, data []byte, dir string) error {
 			// malformed, not too big.
 			return fmt.Errorf("%w: the archive could not be unpacked (%s): make it again with zip -r or tar czf", ErrFormat,
 				strings.ReplaceAll(line, spec.Args[4]+"/", ""))
-		case sandbox.KindTimeLimit, sandbox.KindCPULimit, sandbox.KindMemoryLimit, sandbox.KindOutputLimit, sandbox.KindFileLimit:
+		case sandbox.KindTimeLimit, sandbox.KindCPULimit, sandbox.KindMemoryLimit, sandbox.KindOutputLimit, sandbox.KindFileLimit, sandbox.KindProcessLimit:
 			return fmt.Errorf("%w: unpacking stopped in its sandbox (%s): %s", ErrTooBig, r.String(), line)
 		}
 		return fmt.Errorf("unpacking stopped in its sandbox (%s): %s", r.String(), line)
