@@ -104,6 +104,12 @@ trap 'rm -rf "$mark"' EXIT
 plain "$mark"
 for attempt in 1 2; do
   rm -f "$mark/up"
+  # A second boot at normal priority, when this runs niced (the VM leg runs it at nice 19)
+  # and may raise it (root): beside four busy loops the niced qemu had 18 CPU-seconds in 19
+  # minutes and two boots ended without reaching the command (3 December).
+  if [ "$attempt" = 2 ] && [ "$(nice)" -gt 0 ] && renice -n 0 -p $$ >/dev/null 2>&1; then
+    echo "vm/run.sh: booting again at normal priority" >&2
+  fi
   set +e
   (vng --run "$kernel" --disable-kvm --cpus "$cpus" --memory "$memory" \
     --append cgroup_no_v1=all --append systemd.unified_cgroup_hierarchy=1 --append tsc=reliable \
@@ -111,7 +117,7 @@ for attempt in 1 2; do
     --exec "touch $(printf %q "$mark/up"); export PATH=$(printf %q "$PATH"); $1" </dev/null 2> >(cat >&2) | cat; s=$?; wait; exit $s) &
   vm=$!
   set -e
-  t0=$SECONDS booted=0
+  t0=$SECONDS booted=0 used=0
   while kill -0 "$vm" 2>/dev/null; do
     if [ -e "$mark/up" ]; then booted=1; break; fi
     used=$(tree_cpu "$vm")
@@ -127,6 +133,7 @@ for attempt in 1 2; do
   status=$?
   set -e
   if [ "$booted" = 1 ] || [ -e "$mark/up" ]; then exit "$status"; fi
+  echo "vm/run.sh: the guest ended without reaching the command (exit $status, qemu had ${used:-0} CPU-seconds, attempt $attempt of 2)" >&2
 done
 echo "vm/run.sh: the guest did not boot twice in a row" >&2
 exit 1
