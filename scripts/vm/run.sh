@@ -66,25 +66,15 @@ for tool in qemu-system-x86_64 busybox vng; do
   fi
 done
 
-# proc_stats: every process's /proc/PID/stat line (a process may end while they are read).
-proc_stats() { cat /proc/[0-9]*/stat 2>/dev/null || true; }
-# tree_cpu PID: the CPU-seconds (user and system, with reaped children's) of PID and every
-# process under it.
-tree_cpu() {
-  proc_stats | awk -v root="$1" -v tck="$(getconf CLK_TCK)" '
-    { s = $0; sub(/.*\) /, "", s); split(s, f, " "); parent[$1] = f[2]; cpu[$1] = f[12] + f[13] + f[14] + f[15] }
-    END { n = 0
-      for (q in cpu) { r = q; while (r != "" && r != root && r > 1) r = parent[r]
-        if (r == root) n += cpu[q] }
-      printf "%d", n / tck }'
+# tree PID: a line "pid cpu-seconds" for PID and every process under it (user and system time,
+# with reaped children's), from /proc (a process may end while it is read).
+tree() {
+  { cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk -v root="$1" -v tck="$(getconf CLK_TCK)" '
+    { s = $0; sub(/.*\) /, "", s); split(s, f, " "); parent[$1] = f[2]; cpu[$1] = (f[12] + f[13] + f[14] + f[15]) / tck }
+    END { for (q in cpu) { r = q; while (r != "" && r != root && r > 1) r = parent[r]
+        if (r == root) print q, cpu[q] } }'
 }
-# tree_pids PID: PID and every process under it.
-tree_pids() {
-  proc_stats | awk -v root="$1" '
-    { s = $0; sub(/.*\) /, "", s); split(s, f, " "); parent[$1] = f[2] }
-    END { for (q in parent) { r = q; while (r != "" && r != root && r > 1) r = parent[r]
-        if (r == root) print q } }'
-}
+tree_cpu() { tree "$1" | awk '{ n += $2 } END { printf "%d", n }'; }
 
 # tsc=reliable: under TCG the kernel finds the emulated CPUs' TSCs "unsynchronized" and falls
 # back to the HPET, which the vDSO cannot read: every clock read (the Go runtime makes many)
@@ -123,7 +113,7 @@ for attempt in 1 2; do
     used=$(tree_cpu "$vm")
     if [ "$used" -ge "$boot_cpu" ] || [ $((SECONDS - t0)) -ge "$boot_wall" ]; then
       echo "vm/run.sh: the guest did not reach the command after ${used} CPU-seconds of qemu and $((SECONDS - t0)) s (a boot takes about a minute): stopping it (attempt $attempt of 2)" >&2
-      kill $(tree_pids "$vm") 2>/dev/null || true
+      kill $(tree "$vm" | cut -d" " -f1) 2>/dev/null || true
       break
     fi
     sleep 2
