@@ -74,8 +74,8 @@ func TestIdentityAndNamespaces(t *testing.T) {
 func TestDistinctUIDPerBot(t *testing.T) {
 	t.Parallel()
 	need(t, LayerUID)
-	a := start(t, "sleep:10s", Limits{})
-	b := start(t, "sleep:10s", Limits{})
+	a := start(t, "sleep:1h", Limits{})
+	b := start(t, "sleep:1h", Limits{})
 	a.line(t, "sleeping", 5*time.Second)
 	b.line(t, "sleeping", 5*time.Second)
 	if a.p.HostUID() == b.p.HostUID() {
@@ -210,7 +210,7 @@ func TestOtherUnixSocketsUnreachable(t *testing.T) {
 	t.Parallel()
 	need(t, LayerFiles)
 	// The opponent's plugin socket lives in the opponent's work dir.
-	opp := start(t, "sleep:10s", Limits{})
+	opp := start(t, "sleep:1h", Limits{})
 	opp.line(t, "sleeping", 5*time.Second)
 	sock := filepath.Join(opp.p.spec.WorkDir, "plugin.sock")
 	ln, err := net.Listen("unix", sock)
@@ -264,13 +264,14 @@ func TestCannotTouchTheHost(t *testing.T) {
 		t.Fatalf("killed the host? %q", out)
 	}
 	_ = p
-	// kill(-1) reaches only the bot's own processes.
-	victim := start(t, "sleep:10s", Limits{})
+	// kill(-1) reaches only the bot's own processes. The victim sleeps an hour: one that sleeps
+	// less ends on its own while a slow machine (CI's emulated VM) starts the killer (CI21).
+	victim := start(t, "sleep:1h", Limits{})
 	victim.line(t, "sleeping", 5*time.Second)
 	act(t, "killall", Limits{})
 	select {
 	case <-victim.p.Done():
-		t.Fatal("kill(-1) in one sandbox killed another sandbox")
+		t.Fatalf("kill(-1) in one sandbox killed another sandbox: %v", victim.p.Reason())
 	case <-time.After(100 * time.Millisecond):
 	}
 }

@@ -211,13 +211,13 @@ func TestNoSchedstat(t *testing.T) {
 	if !l.Active || !strings.Contains(l.Detail, "no run-queue delay per thread") {
 		t.Fatalf("cpu layer: %+v", l)
 	}
-	r := startOn(t, pl, "sleep:10s", Limits{})
+	r := startOn(t, pl, "sleep:1h", Limits{})
 	r.line(t, "sleeping", readyWait)
 	if d, ok := r.p.RunQueueDelay(); ok {
 		t.Fatalf("RunQueueDelay answered %v with schedstat hidden", d)
 	}
 	// The same on the real plan reads the delay (this kernel keeps schedstat).
-	r2 := start(t, "sleep:10s", Limits{})
+	r2 := start(t, "sleep:1h", Limits{})
 	r2.line(t, "sleeping", readyWait)
 	if _, ok := r2.p.RunQueueDelay(); !ok {
 		t.Fatal("RunQueueDelay has no reading on this kernel")
@@ -233,7 +233,7 @@ func TestNoPSI(t *testing.T) {
 	if !l.Active || !strings.Contains(l.Detail, "pressure stall information hidden") {
 		t.Fatalf("cpu layer: %+v", l)
 	}
-	r := startOn(t, pl, "sleep:10s", Limits{})
+	r := startOn(t, pl, "sleep:1h", Limits{})
 	r.line(t, "sleeping", readyWait)
 	if _, ok := r.p.CPUPressure(); ok {
 		t.Fatal("CPUPressure answered with PSI hidden")
