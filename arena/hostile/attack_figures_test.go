@@ -31,6 +31,10 @@ import (
 
 const attackRuns = 3
 
+// attackGames is each match's games: a fault each against bigerror. 100 rather than 200 halves
+// the test's CPU (22 CPU-seconds); 400 faults of unbounded text would still be 400 MiB.
+const attackGames = 100
+
 // The host's peak RSS during a finger tournament (the real arena binary) against a bot that
 // answers every move with a BotError as large as the message limit allows, next to the same
 // tournament with a quiet bot in its place.
@@ -44,7 +48,7 @@ func TestUnderAttackMemory(t *testing.T) {
 	run := func(i int, bot string) (hwm, store int64) {
 		db := filepath.Join(dir, fmt.Sprintf("t%d-%s.db", i, filepath.Base(bot)))
 		cmd := exec.Command(bin, "tournament", "finger", filepath.Join(root, bot), filepath.Join(root, "bots/finger/cmd/strong"),
-			"--games", "200", "--reps", "2", "--jobs", "2", "--plain", "--store", db, "--seed", "7")
+			"--games", strconv.Itoa(attackGames), "--reps", "2", "--jobs", "2", "--plain", "--store", db, "--seed", "7")
 		var out strings.Builder
 		cmd.Stdout, cmd.Stderr = &out, &out
 		if err := cmd.Start(); err != nil {
@@ -81,12 +85,13 @@ func TestUnderAttackMemory(t *testing.T) {
 		attacked, attackedStore = append(attacked, h), append(attackedStore, s)
 	}
 	c, a := median(clean), median(attacked)
-	t.Logf("host peak RSS, finger tournament (4 matches of 200 games, 2 jobs): clean %.1f MiB, against %d KiB of fault text per move %.1f MiB (%.2fx); runs %v / %v KiB",
-		mib(c), attack.MaxText>>10, mib(a), float64(a)/float64(c), kib(clean), kib(attacked))
+	t.Logf("host peak RSS, finger tournament (4 matches of %d games, 2 jobs): clean %.1f MiB, against %d KiB of fault text per move %.1f MiB (%.2fx); runs %v / %v KiB",
+		attackGames, mib(c), attack.MaxText>>10, mib(a), float64(a)/float64(c), kib(clean), kib(attacked))
 	t.Logf("store size: clean %.1f MiB, attacked %.1f MiB", mib(median(cleanStore)), mib(median(attackedStore)))
-	// 800 faults (4 matches x 200 games) with their replays: a few KiB each, not 1 MiB.
-	if st := median(attackedStore); st > 800*(bounded.Detail+2<<10) {
-		t.Errorf("the store holds %.1f MiB for 800 faults: their text is not bounded", mib(st))
+	// 4 x attackGames faults with their replays: a few KiB each, not 1 MiB.
+	faults := int64(4 * attackGames)
+	if st := median(attackedStore); st > faults*(bounded.Detail+2<<10) {
+		t.Errorf("the store holds %.1f MiB for %d faults: their text is not bounded", mib(st), faults)
 	}
 	if a > 2*c {
 		t.Errorf("host peak RSS under attack %.1f MiB is over 2x the clean %.1f MiB", mib(a), mib(c))

@@ -79,6 +79,12 @@ tree_cpu() { tree "$1" | awk '{ n += $2 } END { printf "%d", n }'; }
 # tsc=reliable: under TCG the kernel finds the emulated CPUs' TSCs "unsynchronized" and falls
 # back to the HPET, which the vDSO cannot read: every clock read (the Go runtime makes many)
 # becomes a system call and an emulated device access. qemu's TSC is one clock for all CPUs.
+# -cpu qemu64: virtme-ng asks for qemu's "max" CPU, every feature of which TCG then emulates
+# (AVX2 among them, which Go's runtime uses) and for which the kernel turns on costly Spectre
+# mitigations: a boot and the same sandbox tests took 134 and 143 CPU-seconds of qemu with
+# "max", 113 with "max" and mitigations=off, 99 and 99 with the plain 64-bit CPU (qemu 7.2,
+# 3 December). What the leg checks (namespaces, cgroup v2, seccomp, Landlock) does not depend
+# on the CPU model. The last -cpu given wins.
 # vng keeps the terminal's stdin; give it none so a background or CI run cannot stall on it.
 # qemu opens the guest's stdout and stderr as files (/proc/self/fd/1, truncating a regular file
 # and writing from its start), so they go through pipes: output redirected to a file stays whole.
@@ -103,7 +109,7 @@ for attempt in 1 2; do
   set +e
   (vng --run "$kernel" --disable-kvm --cpus "$cpus" --memory "$memory" \
     --append cgroup_no_v1=all --append systemd.unified_cgroup_hierarchy=1 --append tsc=reliable \
-    "${append[@]}" "${rw[@]}" --rwdir "$mark" "${disks[@]}" \
+    "${append[@]}" "${rw[@]}" --rwdir "$mark" "${disks[@]}" --qemu-opts="-cpu qemu64" \
     --exec "touch $(printf %q "$mark/up"); export PATH=$(printf %q "$PATH"); $1" </dev/null 2> >(cat >&2) | cat; s=$?; wait; exit $s) &
   vm=$!
   set -e

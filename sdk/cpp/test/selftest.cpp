@@ -14,7 +14,9 @@
 //    one on the malformed lines): one answer per line, the step echoed, a legal move, exit 0.
 // 3. test/noisy.cpp, a bot that prints to stdout and reads stdin, must not corrupt the protocol.
 //
-// Options: --lib-only (skip 2 and 3), --keep (keep the scratch folder). The scratch folder is
+// Options: --lib-only (skip 2 and 3), --no-examples (skip 2: the arena's own tests build and play
+// every example in its sandbox, which is how scripts/test.sh runs this), --keep (keep the
+// scratch folder). The scratch folder is
 // <this program>.d (next to the binary, so outside the repository). Exit status 1 on a failure.
 #include <fcntl.h>
 #include <sys/wait.h>
@@ -970,9 +972,11 @@ void play(const fs::path& exe, const fs::path& transcript, const std::string& ga
     check_answer(transcript.filename().string() + ":" + std::to_string(entries[k].line) + " (" + label + ")", entries[k], lines[k], game);
 }
 
-void run_examples(const fs::path& test_dir, const fs::path& sdk, const fs::path& examples, const fs::path& scratch) {
+void run_examples(const fs::path& test_dir, const fs::path& sdk, const fs::path& examples, const fs::path& scratch,
+                  bool with_examples) {
   ::setenv("CPLUS_INCLUDE_PATH", sdk.c_str(), 1);  // as the arena sets it (to /sdk)
   for (const char* game : {"dynamite", "finger", "bidding", "auction", "realtv"}) {
+    if (!with_examples) break;
     fs::path src = examples / game;
     std::string label = std::string("examples/cpp/") + game;
     if (!check(fs::is_directory(src), label, "missing")) continue;
@@ -1002,16 +1006,17 @@ void run_examples(const fs::path& test_dir, const fs::path& sdk, const fs::path&
 
 int main(int argc, char** argv) {
   auto t0 = std::chrono::steady_clock::now();
-  bool lib_only = false, keep = false;
+  bool lib_only = false, keep = false, with_examples = true;
   std::string dir_arg;
   for (int k = 1; k < argc; ++k) {
     std::string a = argv[k];
     if (a == "--lib-only") lib_only = true;
+    else if (a == "--no-examples") with_examples = false;
     else if (a == "--keep") keep = true;
     else dir_arg = a;
   }
   if (dir_arg.empty()) {
-    std::cerr << "usage: " << argv[0] << " [--lib-only] [--keep] sdk/cpp/test\n";
+    std::cerr << "usage: " << argv[0] << " [--lib-only] [--no-examples] [--keep] sdk/cpp/test\n";
     return 2;
   }
   fs::path test_dir = fs::absolute(dir_arg);
@@ -1027,7 +1032,7 @@ int main(int argc, char** argv) {
     run_library(test_dir);
     say("library: " + std::to_string(checks) + " checks, " + std::to_string(failures) + " failures (the kit's log: " +
         (scratch / "library.log").string() + ")");
-    if (!lib_only) run_examples(test_dir, sdk, examples, scratch);
+    if (!lib_only) run_examples(test_dir, sdk, examples, scratch, with_examples);
   } catch (const std::exception& e) {
     fail("selftest", e.what());
   }
