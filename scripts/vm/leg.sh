@@ -24,7 +24,7 @@ if [ "${1:-}" != --in-namespace ]; then
   # The test command's own arena, when it built one from this checkout (ARENA_TEST_ARENA).
   if [ -n "${ARENA_TEST_ARENA:-}" ]; then cp "$ARENA_TEST_ARENA" "$work/bin/arena"; else go build -o "$work/bin/arena" ./arena/cmd/arena; fi
   for pkg in sandbox arena/hostile; do
-    go test -c -o "$work/bin/$(basename $pkg).test" ./$pkg
+    go test -c -vet=off -o "$work/bin/$(basename $pkg).test" ./$pkg # vet: its own lane
   done
   # Two house bots as programs, for the unprivileged user of the delegated variant, who can
   # read neither root's Python nor root's build caches. Static, since a program bot's sandbox
