@@ -5,7 +5,10 @@
 # Every check runs even when one before it failed; the exit status is the number of failures
 # (capped), and each check prints its time. Usage: guest.sh BIN_TAR FILES_TAR OUT
 #   BIN_TAR: a tar of the host-built arena and test binaries (a disk of scripts/vm/run.sh);
-#   FILES_TAR: a tar of the files store the host filled; OUT: a folder shared with the host.
+#   FILES_TAR: a tar of the files store the host filled, or a disk the host fills while the
+#   guest boots (scripts/vm/leg.sh): its first sector says "arena-files ready SIZE" once the
+#   tar of SIZE bytes is written from its second MiB on, or "arena-files failed";
+#   OUT: a folder shared with the host.
 set -uo pipefail
 bin_tar=$1 files_tar=$2 out=$3
 
@@ -17,8 +20,30 @@ bin=/tmp/arena-vm-bin
 mkdir -p "$bin" && tar -xf "$bin_tar" -C "$bin" && chmod 755 "$bin" || exit 101
 [ -x "$bin/arena" ] || { echo "guest.sh: no arena binary in $bin_tar" >&2; exit 101; }
 files=/run/arena-sandbox/files
-mkdir -p -m 0755 /run/arena-sandbox && mkdir -p "$files" && mount -t tmpfs -o mode=0700 arena-vm-files "$files" &&
+mkdir -p -m 0755 /run/arena-sandbox && mkdir -p "$files" && mount -t tmpfs -o mode=0700 arena-vm-files "$files" || exit 102
+if [ -b "$files_tar" ]; then
+  # The host fills this disk while the guest boots. Its first sector is read past the page
+  # cache (iflag=direct): the kernel read it at boot, when it was still zeros.
+  waited=$SECONDS
+  while :; do
+    mark=$(dd if="$files_tar" bs=512 count=1 iflag=direct status=none | tr -d '\0')
+    case $mark in
+      "arena-files ready "*) break ;;
+      "arena-files failed"*) echo "guest.sh: the host could not fill the files store (its log says why)" >&2; exit 102 ;;
+    esac
+    if [ $((SECONDS - waited)) -ge 3600 ]; then echo "guest.sh: no files store from the host within an hour" >&2; exit 102; fi
+    sleep 1
+  done
+  blockdev --flushbufs "$files_tar" || exit 102
+  size=${mark#arena-files ready }
+  echo "the host's files store arrived $((SECONDS - waited))s after the guest was ready for it"
+  t0=$SECONDS
+  # Whole MiB up to the tar's end; tar reads through the zeros after its end (-i), so that no
+  # side of the pipe stops early (pipefail would take dd's SIGPIPE for a failure).
+  dd if="$files_tar" bs=1M skip=1 count=$(((size + 1048575) >> 20)) status=none | tar -xif - -C "$files" || exit 102
+else
   tar -xf "$files_tar" -C "$files" || exit 102
+fi
 echo "binaries and files store ($(du -sm "$files" | cut -f1) MiB) unpacked into the guest's memory in $((SECONDS - t0))s"
 export ARENA_REQUIRE_SANDBOX=1 PATH="$bin:$PATH"
 # Under emulation a Python bot takes over a minute to start and handshake (grpc, protobuf and a
