@@ -21,6 +21,9 @@ import (
 // actEnv selects what the test binary does when a test runs it inside a sandbox.
 const actEnv = "SANDBOX_TEST_ACT"
 
+// loweredEnv marks the spinnice act's second run, at the priority its first lowered.
+const loweredEnv = "SANDBOX_TEST_LOWERED"
+
 // say prints one result line the test reads back.
 func say(format string, args ...any) { fmt.Printf(format+"\n", args...) }
 
@@ -172,24 +175,55 @@ func runAct(act string) int {
 		}
 		say("spinning")
 		select {}
-	case "spinnice":
-		// Four threads that lower their own priority (nice 19) and spin: runnable, and
-		// waiting for a CPU behind everything else by their own choice. Where the host already
-		// runs at nice 19 (nice -n 19 go test) nice cannot go lower, so they take SCHED_IDLE,
-		// the other way a thread lowers its own priority.
+	case "burst":
+		// Threads that come and go: once the test has read "ready", four threads spin for
+		// 500 ms of wall time each and exit (a goroutine that ends locked to its thread takes
+		// the thread with it), like a thread pool that grew under load and shrank again.
+		say("ready")
+		time.Sleep(300 * time.Millisecond)
+		done := make(chan struct{}, 4)
 		for i := 0; i < 4; i++ {
 			go func() {
 				runtime.LockOSThread()
-				tid := unix.Gettid()
-				// The raw getpriority returns 20 - nice.
-				if prio, err := unix.Getpriority(unix.PRIO_PROCESS, tid); err == nil && 20-prio >= 19 {
-					param := struct{ priority int32 }{}
-					if _, _, e := unix.Syscall(unix.SYS_SCHED_SETSCHEDULER, uintptr(tid), unix.SCHED_IDLE, uintptr(unsafe.Pointer(&param))); e != 0 {
-						say("sched_idle fail: %v", e)
-					}
-				} else if err := unix.Setpriority(unix.PRIO_PROCESS, tid, 19); err != nil {
-					say("nice fail: %v", err)
+				for end := time.Now().Add(500 * time.Millisecond); time.Now().Before(end); {
 				}
+				done <- struct{}{}
+			}()
+		}
+		for i := 0; i < 4; i++ {
+			<-done
+		}
+		say("burst done")
+		select {}
+	case "spinnice":
+		// Four threads spinning at a priority the bot lowered (nice 19): runnable, and waiting
+		// for a CPU behind everything else by its own choice. Where the host already runs at
+		// nice 19 (nice -n 19 go test) nice cannot go lower, so it takes SCHED_IDLE, the other
+		// way to lower a thread's priority. The act lowers its first thread and executes
+		// itself again from it, so every thread of the new process inherits the lowering, the
+		// Go runtime's own too: on a loaded machine their waits at the host's priority
+		// counted, and the test read them as the spinners'.
+		if os.Getenv(loweredEnv) == "" {
+			runtime.LockOSThread()
+			tid := unix.Gettid()
+			// The raw getpriority returns 20 - nice.
+			if prio, err := unix.Getpriority(unix.PRIO_PROCESS, tid); err == nil && 20-prio >= 19 {
+				param := struct{ priority int32 }{}
+				if _, _, e := unix.Syscall(unix.SYS_SCHED_SETSCHEDULER, uintptr(tid), unix.SCHED_IDLE, uintptr(unsafe.Pointer(&param))); e != 0 {
+					say("sched_idle fail: %v", e)
+					return 1
+				}
+			} else if err := unix.Setpriority(unix.PRIO_PROCESS, tid, 19); err != nil {
+				say("nice fail: %v", err)
+				return 1
+			}
+			exe, _ := os.Executable()
+			err := syscall.Exec(exe, os.Args, append(os.Environ(), loweredEnv+"=1"))
+			say("exec fail: %v", err)
+			return 1
+		}
+		for i := 0; i < 4; i++ {
+			go func() {
 				for {
 				}
 			}()

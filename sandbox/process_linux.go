@@ -159,6 +159,10 @@ func (p *Process) Pid() int { return p.run.cmd.Process.Pid }
 // Stdout of the process. It reaches EOF when every process of the tree has closed it.
 func (p *Process) Stdout() io.Reader { return p.stdout }
 
+// Unread is how many bytes the tree has written to its stdout that the host has not read yet:
+// a clock must not count the host's lateness in reading them as the bot's own waiting.
+func (p *Process) Unread() int { return pipeUnread(p.stdout.f) }
+
 // Stderr of the process.
 func (p *Process) Stderr() io.Reader { return p.stderr }
 

@@ -241,6 +241,14 @@ func (p *Process) Stdout() io.Reader { return p.stdout }
 // Stderr of the process.
 func (p *Process) Stderr() io.Reader { return p.stderr }
 
+// Unread is how many bytes wait unread in the stdout pipe (see the Linux version).
+func (p *Process) Unread() int {
+	if r, ok := p.stdout.(*pipeReader); ok {
+		return pipeUnread(r.f)
+	}
+	return 0
+}
+
 // Done is closed once the process is gone.
 func (p *Process) Done() <-chan struct{} { return p.done }
 

@@ -4,9 +4,12 @@ package sandbox
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 )
@@ -33,7 +36,8 @@ type RunQueue struct {
 // machine's. A thread that has exited takes its delay with it, so a reading can only fall
 // short: the bot is then charged more of its wall time, never less. The cost is one read of
 // the cgroup's thread list and two small /proc reads per thread (about 20 us per thread),
-// which is why the host reads it only for moves whose wall time passes their budget.
+// which is why the host reads it only for moves whose wall time passes their budget. A clock
+// that reads it repeatedly keeps exited threads' delays with a RunQueueMeter.
 func (p *Process) ReadRunQueue() (RunQueue, bool) {
 	// Without per-thread schedstat (an older or trimmed kernel) there is no reading: a
 	// missing file must not read as no delay at all (Probe's CPU line says so).
@@ -49,11 +53,163 @@ func (p *Process) RunQueueDelay() (time.Duration, bool) {
 	return q.Delay, ok
 }
 
-// runQueue reads the threads of the cgroup that counts CPU.
-func (c *cgroup) runQueue() (RunQueue, bool) {
-	dir, ok := c.dirs[cgCPUAcct]
+// RunQueueMeter counts a tree's run-queue delay from the moment it is made, reading by
+// reading: what a thread had waited when it was last read stays counted after it exits. A
+// single ReadRunQueue counts only the threads alive at that instant, so a thread pool that
+// grows under load and shrinks again (gRPC's does) took its waits for a CPU with it, and a
+// bot blocked on such threads was charged the machine's load as its own waiting (beside four
+// busy loops, a Python bot's start: 0.4 s of CPU and "40 s of its own waiting"). A thread
+// that exits between two readings loses what it waited since the last one, so readings as
+// frequent as the caller's polls bound the shortfall.
+type RunQueueMeter struct {
+	p       *Process
+	threads map[int]*threadWait
+	// gone is what exited threads had waited since the meter was made, as last read.
+	gone time.Duration
+	// readings is how many times the tree was read (0: not measurable here).
+	readings int
+}
+
+// threadWait is one thread's run-queue delay as the meter counts it: last read minus base
+// (its delay when first read before the meter began, 0 for a thread born since, plus what it
+// waited while it had lowered its priority).
+type threadWait struct {
+	base, last time.Duration
+	mark       int // the reading that last saw it
+}
+
+// NewRunQueueMeter reads the tree's threads now: their waits so far are not counted. It
+// returns nil where ReadRunQueue has no reading (Read then reports ok false).
+func (p *Process) NewRunQueueMeter() *RunQueueMeter {
+	if p == nil || p.cg == nil || !p.plan.schedstat {
+		return nil
+	}
+	m := &RunQueueMeter{p: p, threads: map[int]*threadWait{}}
+	if _, ok := m.read(true); !ok {
+		return nil
+	}
+	return m
+}
+
+// Read is the delay counted since the meter was made and the threads runnable now (see
+// RunQueue). A thread that lowered its own priority is counted as in ReadRunQueue: not
+// runnable, and its delay while so lowered (as far as readings show) not counted.
+func (m *RunQueueMeter) Read() (RunQueue, bool) {
+	if m == nil {
+		return RunQueue{}, false
+	}
+	return m.read(false)
+}
+
+func (m *RunQueueMeter) read(first bool) (RunQueue, bool) {
+	tids, ok := m.p.cg.threads()
 	if !ok {
 		return RunQueue{}, false
+	}
+	m.readings++
+	var q RunQueue
+	var buf [1024]byte
+	for _, tid := range tids {
+		runnable, lowered, ok := schedState(tid, buf[:], hostNice())
+		if !ok {
+			continue
+		}
+		d, ok := schedDelay(tid, buf[:])
+		if !ok {
+			continue
+		}
+		t := m.threads[tid]
+		switch {
+		case t == nil && first:
+			t = &threadWait{base: d, last: d}
+		case t == nil:
+			t = &threadWait{last: d} // born since: all its delay is in the meter's time
+			if lowered {
+				t.base = d
+			}
+		case d < t.last:
+			// A new thread has the number of one that exited: count the old one as gone.
+			m.gone += t.last - t.base
+			t = &threadWait{last: d}
+		case lowered:
+			t.base += d - t.last // waits it chose are not the machine's
+			t.last = d
+		default:
+			t.last = d
+		}
+		t.mark = m.readings
+		m.threads[tid] = t
+		if runnable && !lowered {
+			q.Runnable++
+		}
+	}
+	for tid, t := range m.threads {
+		if t.mark != m.readings {
+			m.gone += t.last - t.base
+			delete(m.threads, tid)
+			continue
+		}
+		q.Delay += t.last - t.base
+	}
+	q.Delay += m.gone
+	return q, true
+}
+
+// ThreadWaits says where the bot's threads are now (the init's left out), for a report of a bot charged its own
+// waiting: how many run, and for the others the kernel function each sleeps in
+// (/proc/<tid>/wchan, e.g. "pipe_read 1, futex_wait_queue 4"), most common first. Empty where
+// no cgroup lists the threads.
+func (p *Process) ThreadWaits() string {
+	if p == nil || p.cg == nil {
+		return ""
+	}
+	tids, ok := p.cg.threads()
+	if !ok {
+		return ""
+	}
+	// The init's threads are the arena's, not the bot's.
+	initTask := "/proc/" + strconv.Itoa(p.Pid()) + "/task/"
+	count := map[string]int{}
+	var buf [1024]byte
+	for _, tid := range tids {
+		if _, err := os.Stat(initTask + strconv.Itoa(tid)); err == nil {
+			continue
+		}
+		runnable, _, ok := schedState(tid, buf[:], hostNice())
+		if !ok {
+			continue
+		}
+		where := "running"
+		if !runnable {
+			b, err := os.ReadFile("/proc/" + strconv.Itoa(tid) + "/wchan")
+			where = strings.TrimSpace(string(b))
+			if err != nil || where == "" || where == "0" {
+				where = "sleeping"
+			}
+		}
+		count[where]++
+	}
+	names := make([]string, 0, len(count))
+	for n := range count {
+		names = append(names, n)
+	}
+	sort.Slice(names, func(i, j int) bool {
+		if count[names[i]] != count[names[j]] {
+			return count[names[i]] > count[names[j]]
+		}
+		return names[i] < names[j]
+	})
+	for i, n := range names {
+		names[i] = fmt.Sprintf("%s %d", n, count[n])
+	}
+	return strings.Join(names, ", ")
+}
+
+// threads lists the thread IDs of the cgroup that counts CPU.
+func (c *cgroup) threads() ([]int, bool) {
+	dir, ok := c.dirs[cgCPUAcct]
+	if !ok {
+		return nil, false
 	}
 	list := "tasks"
 	if c.v2[cgCPUAcct] {
@@ -61,15 +217,26 @@ func (c *cgroup) runQueue() (RunQueue, bool) {
 	}
 	b, err := os.ReadFile(filepath.Join(dir, list))
 	if err != nil {
+		return nil, false
+	}
+	var tids []int
+	for _, f := range bytes.Fields(b) {
+		if tid, err := strconv.Atoi(string(f)); err == nil {
+			tids = append(tids, tid)
+		}
+	}
+	return tids, true
+}
+
+// runQueue reads the threads of the cgroup that counts CPU.
+func (c *cgroup) runQueue() (RunQueue, bool) {
+	tids, ok := c.threads()
+	if !ok {
 		return RunQueue{}, false
 	}
 	var q RunQueue
 	var buf [1024]byte
-	for _, f := range bytes.Fields(b) {
-		tid, err := strconv.Atoi(string(f))
-		if err != nil {
-			continue
-		}
+	for _, tid := range tids {
 		runnable, lowered, ok := schedState(tid, buf[:], hostNice())
 		if !ok || lowered {
 			continue // gone since the list was read, or waiting by its own choice

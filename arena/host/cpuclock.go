@@ -123,10 +123,13 @@ type clockWatch struct {
 	// cap is the wall cap on the bot's own time; stall the wall time at which the machine is
 	// blamed.
 	cap, stall time.Duration
-	// based is set once the run queue has been read (rq0 at wall time w0); rq is the delay
-	// since then as last read, runq whether it can be read at all.
+	// based is set once the run queue has been read (the meter made at wall time w0); rq is
+	// the delay since then as last read, runq whether it can be read at all. It is the bot's
+	// threads' delay only: the host's, summed over a busy host's threads, exceeds the wall
+	// time, and a sleeper would then look stalled by the machine.
 	based, runq bool
-	rq0, rq, w0 time.Duration
+	meter       *sandbox.RunQueueMeter
+	rq, w0      time.Duration
 	// c0base is the move's CPU time when the baseline was read.
 	c0base time.Duration
 	// due is when the next poll should run; hostLag sums how late polls ran: the host's own
@@ -179,7 +182,7 @@ func (w *clockWatch) begin(proc *sandbox.Process, c0, limit, cap time.Duration, 
 		w.cBegin, _ = proc.CPUTime()
 	}
 	w.stall = cap * StallFactor
-	w.armed, w.based, w.runq, w.rq0, w.rq, w.w0, w.cause = true, false, true, 0, 0, 0, CauseNone
+	w.armed, w.based, w.runq, w.meter, w.rq, w.w0, w.cause = true, false, true, nil, 0, 0, CauseNone
 	w.started, w.hostLag, w.over = false, 0, false
 	w.arm(nextPoll(limit, limit))
 }
@@ -199,8 +202,8 @@ func (w *clockWatch) end() MoveUsage {
 	// The run queue as of now, for an answer or a CPU overrun; a move stopped for its own
 	// waiting or by the machine keeps the reading it was stopped on.
 	if w.based && (w.cause == CauseNone || w.cause == CauseCPU) {
-		if q, ok := w.readRQ(); ok {
-			w.rq = max(q.Delay-w.rq0, 0)
+		if q, ok := w.meter.Read(); ok {
+			w.rq = q.Delay
 		}
 	}
 	u.RunQueue = min(w.rq+w.late(u.Wall, u.CPU)+w.hostLag, u.Wall)
@@ -242,9 +245,9 @@ func (w *clockWatch) poll() {
 	}
 	w.started = w.started || c > w.cBegin
 	if !w.based && wall >= w.limit && w.runq && w.started {
-		var q sandbox.RunQueue
-		q, w.runq = w.readRQ()
-		w.rq0, w.based, w.w0, w.c0base = q.Delay, true, wall, used
+		w.meter = w.proc.NewRunQueueMeter()
+		w.runq = w.meter != nil
+		w.based, w.w0, w.c0base = true, wall, used
 	}
 	own, runnable := wall, 0
 	switch {
@@ -252,8 +255,8 @@ func (w *clockWatch) poll() {
 		// Not started (or quicker than its budget so far): all of it is before the baseline.
 		own = wall - w.late(wall, used)
 	case w.based && wall >= w.cap:
-		if q, ok := w.readRQ(); ok {
-			w.rq, runnable = max(q.Delay-w.rq0, 0), q.Runnable
+		if q, ok := w.meter.Read(); ok {
+			w.rq, runnable = q.Delay, q.Runnable
 		}
 		own = wall - min(w.rq+w.late(wall, used)+w.hostLag, wall)
 	}
@@ -294,7 +297,7 @@ func (w *clockWatch) poll() {
 
 // idle reports whether no thread of the bot is runnable now.
 func (w *clockWatch) idle() bool {
-	q, ok := w.readRQ()
+	q, ok := w.proc.ReadRunQueue()
 	return ok && q.Runnable == 0
 }
 
@@ -313,13 +316,6 @@ func (w *clockWatch) late(wall, used time.Duration) time.Duration {
 		return max(wall-used, 0)
 	}
 	return max(w.w0-w.c0base, 0)
-}
-
-// readRQ is the machine's delay so far as the clock counts it: the run queue of the bot's
-// threads. (The host's own threads' delay is not added: summed over a busy host's threads it
-// exceeds the wall time, and a sleeper would then look stalled by the machine.)
-func (w *clockWatch) readRQ() (sandbox.RunQueue, bool) {
-	return w.proc.ReadRunQueue()
 }
 
 // arm sets the next poll.

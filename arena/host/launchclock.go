@@ -17,11 +17,17 @@ import (
 type launchWatch struct {
 	proc  *sandbox.Process
 	allow time.Duration
-	t0    time.Time
-	stop  chan struct{}
-	once  sync.Once
-	mu    sync.Mutex
-	err   error
+	// rq counts the launch's run-queue delay at every check, so that threads that came and
+	// went (a thread pool growing under load) keep their waits (nil: not measurable here).
+	rq *sandbox.RunQueueMeter
+	// hostsTurn says whether the bot's first line has reached the host (read, or waiting in
+	// the pipe): the launch's time since then is the host's, never charged as the bot's.
+	hostsTurn func() bool
+	t0        time.Time
+	stop      chan struct{}
+	once      sync.Once
+	mu        sync.Mutex
+	err       error
 	// tripped is closed when a limit has run out (err says which); the bot is being killed.
 	tripped chan struct{}
 }
@@ -32,8 +38,9 @@ func launchInterval(allow time.Duration) time.Duration {
 	return min(max(allow/20, 5*time.Millisecond), 250*time.Millisecond)
 }
 
-func watchLaunch(proc *sandbox.Process, allow time.Duration) *launchWatch {
-	w := &launchWatch{proc: proc, allow: allow, t0: time.Now(), stop: make(chan struct{}), tripped: make(chan struct{})}
+func watchLaunch(proc *sandbox.Process, allow time.Duration, hostsTurn func() bool) *launchWatch {
+	w := &launchWatch{proc: proc, allow: allow, hostsTurn: hostsTurn, t0: time.Now(), stop: make(chan struct{}), tripped: make(chan struct{})}
+	w.rq = proc.NewRunQueueMeter()
 	go w.run()
 	return w
 }
@@ -57,10 +64,11 @@ func (w *launchWatch) run() {
 	}
 }
 
-// check reads the launch's figures; the threads were all born in it, so their run-queue
-// delay needs no baseline.
+// check reads the launch's figures: its run-queue delay at every check (see rq), the rest
+// only once its wall time has passed the allowance.
 func (w *launchWatch) check() error {
 	wall := time.Since(w.t0)
+	q, runq := w.rq.Read()
 	cpu, ok := w.proc.CPUTime()
 	if !ok {
 		if wall >= w.allow {
@@ -76,16 +84,17 @@ func (w *launchWatch) check() error {
 		return nil
 	}
 	runnable := 0
-	if q, ok := w.proc.ReadRunQueue(); ok {
+	if runq {
 		u.RunQueue = min(q.Delay, wall)
 		u.Own = wall - u.RunQueue
 		runnable = q.Runnable
 	}
 	switch {
-	case u.Own >= w.allow && runnable == 0:
+	case u.Own >= w.allow && runnable == 0 && !w.hostsTurn():
 		// (A runnable thread's wait for a CPU is counted only once it gets one: while one
-		// is runnable the bot is not waiting by choice, and the next check counts it.)
-		return fmt.Errorf("%w within its start-up allowance of %v of its own time (%s)", ErrNoHandshake, w.allow, u.Figures())
+		// is runnable the bot is not waiting by choice, and the next check counts it. A bot
+		// that printed its line waits for the host, however late the host reads it.)
+		return fmt.Errorf("%w within its start-up allowance of %v of its own time (%s; its threads now: %s)", ErrNoHandshake, w.allow, u.Figures(), w.proc.ThreadWaits())
 	case wall >= StallFactor*w.allow:
 		return fmt.Errorf("%w: the machine stalled its start (%s); charged to no bot", ErrStalled, u.Figures())
 	}

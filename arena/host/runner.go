@@ -2,6 +2,7 @@ package host
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"crypto/x509"
 	"encoding/base64"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"golang.org/x/sys/unix"
@@ -61,7 +63,10 @@ func (r *procRunner) Start(ctx context.Context) error {
 	}
 	r.proc = p
 	r.spawned = time.Now()
-	r.watch = watchLaunch(p, r.allow)
+	// lined is set once the first line is in the host's hands: from then on (and while its
+	// bytes wait unread in the pipe) the launch waits on the host, not on the bot.
+	var lined atomic.Bool
+	r.watch = watchLaunch(p, r.allow, func() bool { return lined.Load() || p.Unread() > 0 })
 	r.exited = make(chan struct{})
 	r.copies.Add(2)
 	go func() {
@@ -73,7 +78,7 @@ func (r *procRunner) Start(ctx context.Context) error {
 	errCh := make(chan error, 1)
 	go func() {
 		defer r.copies.Done()
-		br := bufio.NewReaderSize(p.Stdout(), maxHandshake)
+		br := bufio.NewReaderSize(lineSeen{p.Stdout(), &lined}, maxHandshake)
 		line, err := br.ReadSlice('\n')
 		if err != nil {
 			if errors.Is(err, bufio.ErrBufferFull) {
@@ -97,7 +102,12 @@ func (r *procRunner) Start(ctx context.Context) error {
 	case line = <-lineCh:
 		r.handshook = time.Now()
 	case <-r.watch.tripped:
-		return r.fail(r.watch.tripErr())
+		select {
+		case line = <-lineCh: // it came as the watch stopped the launch: the line wins
+			r.handshook = time.Now()
+		default:
+			return r.fail(r.watch.tripErr())
+		}
 	case err := <-errCh:
 		// Its output closed: most often it exited. Give the exit time to be reaped, so the
 		// report says how it ended (200 ms was too short on a loaded machine: "still running").
@@ -279,4 +289,19 @@ func (r *procRunner) drained(d time.Duration) {
 	case <-done:
 	case <-time.After(d):
 	}
+}
+
+// lineSeen passes reads through and sets seen at the first newline, as soon as the read that
+// brought it returns (before the reader has even looked at it).
+type lineSeen struct {
+	r    io.Reader
+	seen *atomic.Bool
+}
+
+func (l lineSeen) Read(b []byte) (int, error) {
+	n, err := l.r.Read(b)
+	if n > 0 && bytes.IndexByte(b[:n], '\n') >= 0 {
+		l.seen.Store(true)
+	}
+	return n, err
 }

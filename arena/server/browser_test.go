@@ -80,35 +80,51 @@ Frequency.move = _logged
 		chromedp.DisableGPU, chromedp.WindowSize(1200, 900), chromedp.Flag("headless", "new"))
 	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
 	defer cancel()
-	ctx, cancel := chromedp.NewContext(actx)
+	bctx, cancel := chromedp.NewContext(actx)
 	defer cancel()
-	ctx, cancel = context.WithTimeout(ctx, slack.Of(t, 3*time.Minute))
+	// A bound on the whole walk for a hung browser, not a speed target: beside four busy loops
+	// it took 6 minutes (CI25), where 3 ran out.
+	ctx, cancel := context.WithTimeout(bctx, slack.Of(t, 8*time.Minute))
 	defer cancel()
 
+	// failed reports what failed first, then the page, read with a bound of its own (the walk's
+	// may be what ran out).
 	failed := func(what string, err error) {
 		t.Helper()
-		page, _ := chromedp.Run(ctx, chromedp.OuterHTML(chromedp.CSS("body")))
-		t.Fatalf("%s: %v\npage:\n%s", what, err, page)
+		t.Errorf("%s: %v", what, err)
+		pctx, cancel := context.WithTimeout(bctx, slack.Of(t, 30*time.Second))
+		defer cancel()
+		page, _ := chromedp.Run(pctx, chromedp.OuterHTML(chromedp.CSS("body")))
+		t.Fatalf("page:\n%s", page)
+	}
+	// shotIn saves a screenshot under name (and into docs/ for the two the README shows, with
+	// -update-screenshots).
+	shotIn := func(ctx context.Context, name string) error {
+		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+		if err == nil {
+			err = os.WriteFile(filepath.Join(shots, name), png, 0o644)
+		}
+		if err == nil && *updateScreenshots && (name == "leaderboard.png" || name == "ladder-viewer.png") {
+			err = os.WriteFile(filepath.Join("..", "..", "docs", name), png, 0o644)
+		}
+		return err
 	}
 	shot := func(name string) {
 		t.Helper()
-		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
-		if err != nil {
+		if err := shotIn(ctx, name); err != nil {
 			failed("screenshot "+name, err)
-		}
-		if err := os.WriteFile(filepath.Join(shots, name), png, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if *updateScreenshots && (name == "leaderboard.png" || name == "ladder-viewer.png") {
-			if err := os.WriteFile(filepath.Join("..", "..", "docs", name), png, 0o644); err != nil {
-				t.Fatal(err)
-			}
 		}
 	}
 	do := func(what string, steps ...chromedp.Action[chromedp.Void]) {
 		t.Helper()
+		t0 := time.Now()
+		defer func() { t.Logf("%s: %v", what, time.Since(t0).Round(time.Millisecond)) }()
 		if err := chromedp.Do(ctx, steps...); err != nil {
-			shot("failed.png")
+			sctx, cancel := context.WithTimeout(bctx, slack.Of(t, 30*time.Second))
+			defer cancel()
+			if serr := shotIn(sctx, "failed.png"); serr != nil {
+				t.Logf("no screenshot of the failure: %v", serr)
+			}
 			failed(what, err)
 		}
 	}
@@ -150,7 +166,7 @@ Frequency.move = _logged
 	do("leaderboard", chromedp.Navigate(e.ts.URL+"/games/dynamite"), chromedp.WaitVisible(chromedp.CSS("#leaderboard")))
 	// The leaderboard updates itself after every ladder match.
 	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`(() => { const c = document.querySelector('tr[data-bot="freq"] td.matches'); return c !== null && Number(c.textContent) >= 2; })()`,
-		chromedp.WithPollingTimeout(2*time.Minute), chromedp.WithPollingInterval(200*time.Millisecond))); err != nil {
+		chromedp.WithPollingTimeout(slack.Of(t, 2*time.Minute)), chromedp.WithPollingInterval(200*time.Millisecond))); err != nil {
 		failed("two ladder matches on the leaderboard", err)
 	}
 	row := text(`tr[data-bot="freq"]`)
@@ -198,7 +214,7 @@ Frequency.move = _logged
 	// The viewer, opened on its own: step through the first moves with the buttons and the keyboard.
 	url, _ = chromedp.Run(ctx, chromedp.Location())
 	do("open the viewer", chromedp.Navigate(url+"/viewer"))
-	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.ready === 'true'`, chromedp.WithPollingTimeout(30*time.Second))); err != nil {
+	if _, err := chromedp.Run(ctx, chromedp.Poll[bool](`document.body.dataset.ready === 'true'`, chromedp.WithPollingTimeout(slack.Of(t, 30*time.Second)))); err != nil {
 		failed("the viewer never got ready", err)
 	}
 	step := func() string {
