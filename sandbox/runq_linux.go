@@ -119,6 +119,11 @@ func (m *RunQueueMeter) read(first bool) (RunQueue, bool) {
 			continue
 		}
 		t := m.threads[tid]
+		if t != nil && d < t.last {
+			// A new thread has the number of one that exited: count the old one as gone.
+			m.gone += t.last - t.base
+			t = nil
+		}
 		switch {
 		case t == nil && first:
 			t = &threadWait{base: d, last: d}
@@ -127,10 +132,6 @@ func (m *RunQueueMeter) read(first bool) (RunQueue, bool) {
 			if lowered {
 				t.base = d
 			}
-		case d < t.last:
-			// A new thread has the number of one that exited: count the old one as gone.
-			m.gone += t.last - t.base
-			t = &threadWait{last: d}
 		case lowered:
 			t.base += d - t.last // waits it chose are not the machine's
 			t.last = d
