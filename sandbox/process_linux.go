@@ -159,9 +159,12 @@ func (p *Process) Pid() int { return p.run.cmd.Process.Pid }
 // Stdout of the process. It reaches EOF when every process of the tree has closed it.
 func (p *Process) Stdout() io.Reader { return p.stdout }
 
-// Unread is how many bytes the tree has written to its stdout that the host has not read yet:
-// a clock must not count the host's lateness in reading them as the bot's own waiting.
-func (p *Process) Unread() int { return pipeUnread(p.stdout.f) }
+// StdoutUnread is how many bytes the tree has written to its stdout that the host has not read
+// yet: a clock must not count the host's lateness in reading them as the bot's own waiting.
+func (p *Process) StdoutUnread() int { return pipeUnread(p.stdout.f) }
+
+// StderrUnread is the same for stderr: what a reader of the bot's last words has yet to read.
+func (p *Process) StderrUnread() int { return pipeUnread(p.stderr.f) }
 
 // Stderr of the process.
 func (p *Process) Stderr() io.Reader { return p.stderr }

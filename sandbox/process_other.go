@@ -241,10 +241,15 @@ func (p *Process) Stdout() io.Reader { return p.stdout }
 // Stderr of the process.
 func (p *Process) Stderr() io.Reader { return p.stderr }
 
-// Unread is how many bytes wait unread in the stdout pipe (see the Linux version).
-func (p *Process) Unread() int {
-	if r, ok := p.stdout.(*pipeReader); ok {
-		return pipeUnread(r.f)
+// StdoutUnread is how many bytes wait unread in the stdout pipe (see the Linux version).
+func (p *Process) StdoutUnread() int { return unreadIn(p.stdout) }
+
+// StderrUnread is the same for stderr.
+func (p *Process) StderrUnread() int { return unreadIn(p.stderr) }
+
+func unreadIn(r io.Reader) int {
+	if pr, ok := r.(*pipeReader); ok {
+		return pipeUnread(pr.f)
 	}
 	return 0
 }

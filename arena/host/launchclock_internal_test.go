@@ -28,9 +28,9 @@ func TestLaunchWaitingOnTheHostIsNotCharged(t *testing.T) {
 		t.Fatal("the launch clock needs the sandbox's cgroup cpu layer, which is missing here ('arena sandbox check')")
 	}
 	const allow = time.Second
-	w := watchLaunch(p, allow, func() bool { return p.Unread() > 0 })
+	w := watchLaunch(p, allow, func() bool { return p.StdoutUnread() > 0 })
 	defer w.done()
-	for deadline := time.Now().Add(slack.Of(t, 5*time.Second)); p.Unread() == 0; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(slack.Of(t, 5*time.Second)); p.StdoutUnread() == 0; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the line never reached the pipe")
 		}

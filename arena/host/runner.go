@@ -31,6 +31,9 @@ var (
 	errSocketGone   = errors.New("is not there")
 )
 
+// drainCap bounds the wait for an ended bot's output (see drained).
+const drainCap = 30 * time.Second
+
 // maxHandshake bounds the first stdout line; a real one is under 1 KiB.
 const maxHandshake = 8 << 10
 
@@ -66,7 +69,7 @@ func (r *procRunner) Start(ctx context.Context) error {
 	// lined is set once the first line is in the host's hands: from then on (and while its
 	// bytes wait unread in the pipe) the launch waits on the host, not on the bot.
 	var lined atomic.Bool
-	r.watch = watchLaunch(p, r.allow, func() bool { return lined.Load() || p.Unread() > 0 })
+	r.watch = watchLaunch(p, r.allow, func() bool { return lined.Load() || p.StdoutUnread() > 0 })
 	r.exited = make(chan struct{})
 	r.copies.Add(2)
 	go func() {
@@ -281,13 +284,30 @@ func (r *procRunner) ID() string {
 func (r *procRunner) PluginToHost(n, a string) (string, string, error) { return n, a, nil }
 func (r *procRunner) HostToPlugin(n, a string) (string, string, error) { return n, a, nil }
 
-// drained waits (at most d) until everything the process wrote is in the log.
+// drained waits until everything the ended process wrote is in the log: until its output
+// pipes reach their end, or, should something still hold them open (an escaped process where
+// the sandbox is degraded), until they hold nothing unread and d has passed, and never past
+// drainCap. A bound of d alone lost a crashing bot's last stderr line beside four busy loops
+// (CI26): the host's copier had not run in its 500 ms.
 func (r *procRunner) drained(d time.Duration) {
 	done := make(chan struct{})
 	go func() { r.copies.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(d):
+	grace, limit := time.After(d), time.After(drainCap)
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for late := false; ; {
+		select {
+		case <-done:
+			return
+		case <-limit:
+			return
+		case <-grace:
+			late = true
+		case <-tick.C:
+		}
+		if late && r.proc.StdoutUnread() == 0 && r.proc.StderrUnread() == 0 {
+			return
+		}
 	}
 }
 

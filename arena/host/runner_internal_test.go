@@ -1,0 +1,45 @@
+package host
+
+import (
+	"io"
+	"testing"
+	"time"
+
+	"github.com/botarena/arena/internal/slack"
+	"github.com/botarena/arena/sandbox"
+)
+
+// An ended bot's last words are kept however late the host's copier runs: drained waits while
+// the output pipes hold unread bytes, past its grace (a copier starved beside four busy loops
+// lost a crashing bot's last stderr line after 500 ms, CI26), and returns once they are read.
+func TestDrainedWaitsForUnreadOutput(t *testing.T) {
+	t.Parallel()
+	p, err := sandbox.Start(sandbox.Spec{Name: "last-words", Path: "/bin/sh", Args: []string{"sh", "-c", "echo about to fail >&2; exit 3"}, WorkDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Kill() })
+	_ = p.Wait()
+	if p.StderrUnread() == 0 {
+		t.Fatal("the bot's stderr line is not waiting in its pipe")
+	}
+	r := &procRunner{proc: p}
+	r.copies.Add(1) // a copier that has not run yet
+	returned := make(chan struct{})
+	go func() { r.drained(50 * time.Millisecond); close(returned) }()
+	select {
+	case <-returned:
+		t.Fatal("drained gave up while the bot's last words were unread")
+	case <-time.After(300 * time.Millisecond):
+	}
+	// The copier runs at last: it reads the pipe to its end.
+	if _, err := io.Copy(io.Discard, p.Stderr()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-returned:
+	case <-time.After(slack.Of(t, 10*time.Second)):
+		t.Fatal("drained did not return once the output was read")
+	}
+	r.copies.Done()
+}
