@@ -66,7 +66,7 @@ type RunQueueMeter struct {
 	threads map[int]*threadWait
 	// gone is what exited threads had waited since the meter was made, as last read.
 	gone time.Duration
-	// readings is how many times the tree was read (0: not measurable here).
+	// readings counts the readings; a thread not marked with the latest one has exited.
 	readings int
 }
 
