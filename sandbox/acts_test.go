@@ -175,6 +175,21 @@ func runAct(act string) int {
 		}
 		say("spinning")
 		select {}
+	case "front":
+		// A front program, as the stdio bridge is: it starts the bot's program (a child that
+		// burns 200 ms of CPU time), burns 300 ms of its own, and waits for the child.
+		child, err := self("burn:200ms", false)
+		if err != nil {
+			say("front fail: %v", err)
+			return 1
+		}
+		burn(300 * time.Millisecond)
+		_, _ = child.Wait()
+		say("front done")
+		select {}
+	case "burn":
+		d, _ := time.ParseDuration(arg)
+		burn(d)
 	case "burst":
 		// Threads that come and go: once the test has read "ready", four threads spin for
 		// 500 ms of wall time each and exit (a goroutine that ends locked to its thread takes
@@ -397,4 +412,15 @@ func forbidden(what string) int {
 	}
 	say("syscall %s survived: %s", what, result(err))
 	return 0
+}
+
+// burn spins until this process has used d more CPU time.
+func burn(d time.Duration) {
+	used := func() time.Duration {
+		var ru syscall.Rusage
+		_ = syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+		return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	for end := used() + d; used() < end; {
+	}
 }

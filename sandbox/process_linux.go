@@ -30,6 +30,7 @@ type Process struct {
 
 	started  time.Time
 	botPid   int
+	front    *frontClock // where Spec.Front: the main program's CPU clock
 	landlock int
 
 	done    chan struct{}
@@ -146,6 +147,15 @@ func startWith(pl *plan, spec Spec) (*Process, error) {
 		return fail(errors.New(msg))
 	}
 	p.botPid, p.landlock = ev.Pid, ev.Landlock
+	if spec.Front && p.CountsCPU() {
+		if p.front = newFrontClock(run.cmd.Process.Pid, p.botPid); p.front == nil {
+			p.killTree()
+			_ = run.cmd.Wait()
+			p.stdout.close()
+			p.stderr.close()
+			return fail(fmt.Errorf("cannot read the CPU clock of the front program %s (pid %d in its sandbox) to leave it out of the bot's CPU time", spec.Path, p.botPid))
+		}
+	}
 	go p.waiter()
 	go p.watch()
 	return p, nil
@@ -393,19 +403,33 @@ func (p *Process) Usage() Usage {
 	return u
 }
 
-// CPUTime is the tree's CPU time so far as its cgroup counts it (one pread of a file kept
-// open); ok is false when no cgroup measures it. A move clock polls it.
-func (p *Process) CPUTime() (cpu time.Duration, ok bool) { return p.cg.cpu() }
+// CPUTime is the bot's CPU time so far: the tree's as its cgroup counts it (one pread of a file
+// kept open), less the main program's own where Spec.Front says it is the arena's (one
+// clock_gettime more; never less than an earlier reading). ok is false when no cgroup measures
+// it. A move clock polls it.
+func (p *Process) CPUTime() (cpu time.Duration, ok bool) {
+	if p.front == nil {
+		return p.cg.cpu()
+	}
+	// The front first: what it uses between the two readings is counted as the bot's, never
+	// the bot's as the front's.
+	f, _ := p.front.read()
+	c, ok := p.cg.cpu()
+	if !ok {
+		return 0, false
+	}
+	return p.front.charged(max(c-f, 0)), true
+}
 
 // CountsCPU reports whether a cgroup counts the tree's CPU time (CPUTime can be read), without
 // reading it: a move asks this before every move, and the reading is the costly part.
 func (p *Process) CountsCPU() bool { return p.cg != nil && p.cg.cpuF != nil }
 
-// Snapshot reads the tree's CPU time and memory now; it costs a couple of small reads, so a
-// host can take one before and after every move.
+// Snapshot reads the bot's CPU time (as CPUTime counts it) and the tree's memory now; it costs
+// a couple of small reads, so a host can take one before and after every move.
 func (p *Process) Snapshot() Snapshot {
 	s := Snapshot{At: time.Now()}
-	if cpu, ok := p.cg.cpu(); ok {
+	if cpu, ok := p.CPUTime(); ok {
 		s.CPU = cpu
 		s.MemoryBytes = p.cg.memory()
 		return s

@@ -156,3 +156,29 @@ func BenchmarkRunQueueDelay(b *testing.B) {
 		_, _ = p.RunQueueDelay()
 	}
 }
+
+// A front program (Spec.Front: the stdio bridge) is the arena's, not the bot's: CPUTime leaves
+// out its own CPU time and counts its children's, and the tree's usage still holds both. The
+// same tree without Front is charged both.
+func TestCPUTimeLeavesOutTheFront(t *testing.T) {
+	t.Parallel()
+	need(t, LayerCPU)
+	for _, front := range []bool{true, false} {
+		r := start(t, "front", Limits{}, func(s *Spec) { s.Front = front })
+		r.line(t, "front done", slack.Of(t, 30*time.Second))
+		cpu, ok := r.p.CPUTime()
+		snap := r.p.Snapshot().CPU
+		tree := r.p.Usage().CPU
+		t.Logf("front %v: CPUTime %v, Snapshot %v, the tree's usage %v", front, cpu, snap, tree)
+		switch {
+		case !ok:
+			t.Fatal("no CPU time where the CPU layer is active")
+		case tree < 500*time.Millisecond:
+			t.Fatalf("the tree used %v, want at least the 500 ms its two processes burnt", tree)
+		case front && (cpu < 200*time.Millisecond || cpu >= 300*time.Millisecond || snap < cpu || snap >= 300*time.Millisecond):
+			t.Fatalf("front: CPUTime %v, Snapshot %v: want the child's 200 ms and less than the front's 300 ms", cpu, snap)
+		case !front && cpu < 500*time.Millisecond:
+			t.Fatalf("no front: CPUTime %v, want both processes' 500 ms", cpu)
+		}
+	}
+}

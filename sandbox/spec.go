@@ -58,6 +58,10 @@ type Spec struct {
 	// bot's fast lane is kept, the bot's end passed here: docs/protocol.md, "The fast lane").
 	// Start does not close them; the caller closes its copies once Start has returned.
 	Files []*os.File
+	// Front says the main program is the arena's own, standing in front of the bot's program
+	// (the stdio bridge): CPUTime leaves its own CPU time out, so a bot is charged what its
+	// program uses, not the arena's translation (its children, the program, count as ever).
+	Front bool
 
 	// noRuntime: Path is an interpreter whose runtime is already in ReadOnly (the probe itself).
 	noRuntime bool

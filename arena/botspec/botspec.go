@@ -224,6 +224,7 @@ func (r *Resolver) prepare(arg string) (Prepared, error) {
 		}
 		c.Mounts = append(c.Mounts, sandbox.Mount{Host: a.Dir, At: build.BridgeDir})
 		program = append([]string{build.BridgeProgram, bridge.Arg, "--"}, program...)
+		c.Front = true
 	}
 	c.Path, c.Args = program[0], program[1:]
 	if src.Kind != submission.Go && !strings.HasPrefix(arg, kit.HousePrefix) {

@@ -126,3 +126,25 @@ func TestStdioFaults(t *testing.T) {
 		})
 	}
 }
+
+// TestStdioBridgeIsNotCharged: the bridge in front of a stdio program is the arena's own
+// process; the CPU time the host charges and records (Snapshot) is the program's, while the
+// tree's usage holds both. The bridge, a Go binary that starts a gRPC server, uses some
+// milliseconds of CPU time before the first move.
+func TestStdioBridgeIsNotCharged(t *testing.T) {
+	t.Parallel()
+	prog := filepath.Join(t.TempDir(), "rock.js")
+	if err := os.WriteFile(prog, []byte(strings.Replace(misbehaving, "%q", `"none"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, procs := playGame(t, "dynamite", 2*time.Second, nil, prog, bot("bots/dynamite/cmd/paper"))
+	if n := len(res.Outcome.Faults); n > 0 {
+		t.Fatalf("faults %+v", res.Outcome.Faults)
+	}
+	charged, _ := procs[0].Snapshot()
+	tree := procs[0].Usage().CPU
+	t.Logf("the program's CPU time %v, the tree's %v", charged, tree)
+	if charged <= 0 || tree-charged < time.Millisecond {
+		t.Fatalf("charged %v of the tree's %v: want the program's alone, the bridge's milliseconds left out", charged, tree)
+	}
+}

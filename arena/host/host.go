@@ -117,6 +117,9 @@ type Command struct {
 	// host reads it (arena play --logs): no more than the log sees, which the sandbox's output
 	// limit bounds.
 	Live io.Writer
+	// Front says Path is the arena's own stdio bridge in front of the bot's program: its CPU
+	// time is not charged to the bot (sandbox.Spec.Front).
+	Front bool
 }
 
 // WorkInside is where a bot sees its private work dir (socket dir, TMPDIR, HOME), so no path
@@ -326,7 +329,7 @@ func Launch(ctx context.Context, c Command, opt Options) (*Bot, error) {
 		spec := sandbox.Spec{
 			Name: c.Name, Path: c.Path, Args: append([]string{c.Path}, c.Args...), Dir: c.Dir,
 			ReadOnly: c.ReadOnly, Mounts: c.Mounts, WorkDir: workDir, WorkAt: WorkInside,
-			Limits: opt.Limits, Strict: opt.Strict, Unconfined: opt.Unconfined,
+			Limits: opt.Limits, Strict: opt.Strict, Unconfined: opt.Unconfined, Front: c.Front,
 		}
 		if botEnd != nil {
 			spec.Files = []*os.File{botEnd}
@@ -745,9 +748,12 @@ func (s *Seat) broken(err error) error {
 		// alive and sent it on purpose or by a bug; no need to wait for an exit.
 		s.bot.Kill("sent an answer the host refuses: " + botErr(err).Error())
 	default:
-		// Give the exit watcher a moment so the report says how the process ended.
+		// Give the exit watcher a moment so the report says how the process ended, and the
+		// log its last words (the fault's text quotes its tail at once; beside busy loops the
+		// host's copier had not yet run, and a crash lost its stderr line).
 		select {
 		case <-s.bot.rn.exited:
+			s.bot.rn.drained(500 * time.Millisecond)
 			s.bot.markDead(s.bot.rn.proc.Reason().String())
 		case <-time.After(time.Second):
 		}

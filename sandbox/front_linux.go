@@ -1,0 +1,116 @@
+//go:build !arenadegraded
+
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// frontClock reads the CPU time of a tree's main program where Spec.Front says it is the
+// arena's own, so that CPUTime can leave it out. The kernel keeps a process's CPU clock for
+// anyone to read by pid (clock_gettime on the clock made from it), threads that ended
+// included, to the nanosecond as the cgroup's count is.
+type frontClock struct {
+	clock int32
+	// seen is the front's CPU time as last read (kept once the process is gone); last the
+	// last CPUTime returned, which never goes back (the two files are read one after the
+	// other).
+	seen, last atomic.Int64
+}
+
+// newFrontClock finds the main program (nsPid in the sandbox's PID namespace) among the
+// children of the init (host pid initPid); nil when it cannot be found.
+func newFrontClock(initPid, nsPid int) *frontClock {
+	pid := childWithNSPid(initPid, nsPid)
+	if pid <= 0 {
+		return nil
+	}
+	// The process CPU clock of pid: the kernel's MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED).
+	f := &frontClock{clock: int32(^pid<<3 | 2)}
+	if _, ok := f.read(); !ok {
+		return nil
+	}
+	return f
+}
+
+// read is the front's CPU time now, or as last read once it cannot be read (it has ended).
+func (f *frontClock) read() (time.Duration, bool) {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(f.clock, &ts); err != nil {
+		return time.Duration(f.seen.Load()), false
+	}
+	v := ts.Nano()
+	f.seen.Store(v)
+	return time.Duration(v), true
+}
+
+// charged keeps the CPUTime monotonic: the later of v and the last one returned.
+func (f *frontClock) charged(v time.Duration) time.Duration {
+	for {
+		last := f.last.Load()
+		if int64(v) <= last {
+			return time.Duration(last)
+		}
+		if f.last.CompareAndSwap(last, int64(v)) {
+			return v
+		}
+	}
+}
+
+// childWithNSPid is the host pid of the child of initPid whose pid in its innermost PID
+// namespace is nsPid (the last field of the NSpid line in its status). The children files of
+// the init's threads name the candidates; where the kernel has none, every process's PPid.
+func childWithNSPid(initPid, nsPid int) int {
+	var candidates []string
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", initPid))
+	for _, t := range tasks {
+		if b, err := os.ReadFile(t); err == nil {
+			candidates = append(candidates, strings.Fields(string(b))...)
+		}
+	}
+	if len(tasks) == 0 {
+		candidates, _ = filepath.Glob("/proc/[0-9]*")
+		for i, c := range candidates {
+			candidates[i] = filepath.Base(c)
+		}
+	}
+	for _, c := range candidates {
+		pid, err := strconv.Atoi(c)
+		if err != nil {
+			continue
+		}
+		if ppid, inner := statusPids(pid); ppid == initPid && inner == nsPid {
+			return pid
+		}
+	}
+	return 0
+}
+
+// statusPids reads pid's parent and its pid as its own PID namespace numbers it (pid itself
+// where the kernel has no NSpid line).
+func statusPids(pid int) (ppid, inner int) {
+	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return 0, 0
+	}
+	inner = pid
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, "PPid:"); ok {
+			ppid, _ = strconv.Atoi(strings.TrimSpace(rest))
+		}
+		if rest, ok := strings.CutPrefix(line, "NSpid:"); ok {
+			if f := strings.Fields(rest); len(f) > 0 {
+				inner, _ = strconv.Atoi(f[len(f)-1])
+			}
+		}
+	}
+	return ppid, inner
+}
