@@ -44,7 +44,8 @@ func (p *Process) ReadRunQueue() (RunQueue, bool) {
 	if p == nil || p.cg == nil || !p.plan.schedstat {
 		return RunQueue{}, false
 	}
-	return p.cg.runQueue()
+	// A meter's count of threads it has not read before: each one's whole delay.
+	return (&RunQueueMeter{p: p, threads: map[int]*threadWait{}}).read(false)
 }
 
 // RunQueueDelay is ReadRunQueue's Delay.
@@ -227,31 +228,6 @@ func (c *cgroup) threads() ([]int, bool) {
 		}
 	}
 	return tids, true
-}
-
-// runQueue reads the threads of the cgroup that counts CPU.
-func (c *cgroup) runQueue() (RunQueue, bool) {
-	tids, ok := c.threads()
-	if !ok {
-		return RunQueue{}, false
-	}
-	var q RunQueue
-	var buf [1024]byte
-	for _, tid := range tids {
-		runnable, lowered, ok := schedState(tid, buf[:], hostNice())
-		if !ok || lowered {
-			continue // gone since the list was read, or waiting by its own choice
-		}
-		d, ok := schedDelay(tid, buf[:])
-		if !ok {
-			continue
-		}
-		q.Delay += d
-		if runnable {
-			q.Runnable++
-		}
-	}
-	return q, true
 }
 
 // schedIdle is the SCHED_IDLE policy: a thread that runs only when nothing else wants a CPU.

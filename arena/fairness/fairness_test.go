@@ -234,11 +234,12 @@ func TestCPUClockUnderLoad(t *testing.T) {
 		})
 		t.Run(goPonderer+"/pondering is charged to the next move", func(t *testing.T) {
 			t.Parallel()
-			// 30 % in its move, 90 % between moves: only the pondering can put it over. The
-			// pondering after answer k overlaps request k+1 when the host is quick, so the
-			// charge lands in round 2 or, on a loaded machine, round 3; on a machine busier
-			// than the hog the pondering thread falls further behind (each round adds 20 % of
-			// a budget more than a move may use), and the charge comes by round 5.
+			// 30 % in its move, 90 % between moves, finished before its next move starts:
+			// only the pondering can put it over. Between answers k-1 and k it uses 120 %
+			// less x(k-1) plus x(k), x being what a pondering does before the host reads the
+			// CPU time at its answer (under 90 %); to stay under 100 % each x must be 20 %
+			// under the last, and x(1) under 70 %: however slow the machine, the charge comes by
+			// round 5 (round 2 when the host reads at once).
 			p := play(t, goPonderer, 10)
 			last := p.moves[len(p.moves)-1]
 			f := p.res.Outcome.Faults

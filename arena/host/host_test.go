@@ -84,8 +84,11 @@ func bothLanes(t *testing.T, f func(t *testing.T, launch func(t *testing.T, name
 	}
 }
 
+// playDynamite plays one match of a against b. deadline is what an honest bot gets to answer each move: an allowance, stretched by the slack
+// factor (beside busy loops paper once took over 300 ms).
 func playDynamite(t *testing.T, a, b *host.Bot, deadline time.Duration) *match.Result {
 	t.Helper()
+	deadline = slack.Of(t, deadline)
 	cfg := game.Config{Seed: 1, Players: []game.Player{{Name: a.Name}, {Name: b.Name}}}
 	res, err := match.Run(context.Background(), dynamite.Spec, cfg,
 		[]match.Player{players.Process{Bot: a}, players.Process{Bot: b}}, match.Options{MatchID: "m", Deadline: deadline})

@@ -1,7 +1,9 @@
 package host
 
 import (
+	"errors"
 	"io"
+	"strings"
 	"testing"
 	"time"
 
@@ -40,6 +42,43 @@ func TestDrainedWaitsForUnreadOutput(t *testing.T) {
 	case <-returned:
 	case <-time.After(slack.Of(t, 10*time.Second)):
 		t.Fatal("drained did not return once the output was read")
+	}
+	r.copies.Done()
+}
+
+// A move whose connection broke because the bot ended is charged with the bot's last words:
+// broken waits, as Close does, for what the tree left in its pipes before the fault's text
+// quotes the log's tail (beside busy loops the copier had not run yet, and a crash was
+// reported without its stderr line).
+func TestBrokenWaitsForTheLastWords(t *testing.T) {
+	t.Parallel()
+	p, err := sandbox.Start(sandbox.Spec{Name: "last-words", Path: "/bin/sh", Args: []string{"sh", "-c", "echo about to fail >&2; exit 3"}, WorkDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Kill() })
+	_ = p.Wait()
+	r := &procRunner{proc: p, exited: make(chan struct{})}
+	close(r.exited)
+	r.copies.Add(1) // a copier that has not run yet
+	s := &Seat{bot: &Bot{rn: r}}
+	returned := make(chan error, 1)
+	go func() { returned <- s.broken(io.ErrUnexpectedEOF) }()
+	select {
+	case err := <-returned:
+		t.Fatalf("broken returned (%v) while the bot's last words were unread", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	if _, err := io.Copy(io.Discard, p.Stderr()); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case err := <-returned:
+		if !errors.Is(err, ErrDead) || !strings.Contains(err.Error(), "exited with status 3") {
+			t.Fatalf("broken: %v, want ErrDead with how the bot ended", err)
+		}
+	case <-time.After(slack.Of(t, 10*time.Second)):
+		t.Fatal("broken did not return once the output was read")
 	}
 	r.copies.Done()
 }

@@ -143,12 +143,7 @@ trap 'rm -rf "$mark"' EXIT
 plain "$mark"
 for attempt in 1 2; do
   rm -f "$mark/up"
-  # A second boot at normal priority, when this runs niced (the VM leg runs it at nice 19)
-  # and may raise it (root): beside four busy loops the niced qemu had 18 CPU-seconds in 19
-  # minutes and two boots ended without reaching the command (3 December).
-  if [ "$attempt" = 2 ] && [ "$(nice)" -gt 0 ] && renice -n 0 -p $$ >/dev/null 2>&1; then
-    echo "vm/run.sh: booting again at normal priority" >&2
-  fi
+  # A niced VM that the machine starves is raised by unstarve (each boot has its own watch).
   set +e
   (vng --run "$kernel" --disable-kvm --cpus "$cpus" --memory "$memory" \
     --append cgroup_no_v1=all --append systemd.unified_cgroup_hierarchy=1 --append tsc=reliable \
