@@ -16,15 +16,7 @@ import (
 // lost a crashing bot's last stderr line after 500 ms, CI26), and returns once they are read.
 func TestDrainedWaitsForUnreadOutput(t *testing.T) {
 	t.Parallel()
-	p, err := sandbox.Start(sandbox.Spec{Name: "last-words", Path: "/bin/sh", Args: []string{"sh", "-c", "echo about to fail >&2; exit 3"}, WorkDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = p.Kill() })
-	_ = p.Wait()
-	if p.StderrUnread() == 0 {
-		t.Fatal("the bot's stderr line is not waiting in its pipe")
-	}
+	p := lastWords(t)
 	r := &procRunner{proc: p}
 	r.copies.Add(1) // a copier that has not run yet
 	returned := make(chan struct{})
@@ -52,12 +44,7 @@ func TestDrainedWaitsForUnreadOutput(t *testing.T) {
 // reported without its stderr line).
 func TestBrokenWaitsForTheLastWords(t *testing.T) {
 	t.Parallel()
-	p, err := sandbox.Start(sandbox.Spec{Name: "last-words", Path: "/bin/sh", Args: []string{"sh", "-c", "echo about to fail >&2; exit 3"}, WorkDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = p.Kill() })
-	_ = p.Wait()
+	p := lastWords(t)
 	r := &procRunner{proc: p, exited: make(chan struct{})}
 	close(r.exited)
 	r.copies.Add(1) // a copier that has not run yet
@@ -81,4 +68,19 @@ func TestBrokenWaitsForTheLastWords(t *testing.T) {
 		t.Fatal("broken did not return once the output was read")
 	}
 	r.copies.Done()
+}
+
+// lastWords is a sandboxed bot that wrote a line to stderr and exited, its line still unread.
+func lastWords(t *testing.T) *sandbox.Process {
+	t.Helper()
+	p, err := sandbox.Start(sandbox.Spec{Name: "last-words", Path: "/bin/sh", Args: []string{"sh", "-c", "echo about to fail >&2; exit 3"}, WorkDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Kill() })
+	_ = p.Wait()
+	if p.StderrUnread() == 0 {
+		t.Fatal("the bot's stderr line is not waiting in its pipe")
+	}
+	return p
 }
