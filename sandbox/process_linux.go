@@ -421,6 +421,10 @@ func (p *Process) CPUTime() (cpu time.Duration, ok bool) {
 	return p.front.charged(max(c-f, 0)), true
 }
 
+// TreeCPUTime is the tree's CPU time so far as its cgroup counts it, a Spec.Front program's
+// included (whether the tree has done anything at all).
+func (p *Process) TreeCPUTime() (time.Duration, bool) { return p.cg.cpu() }
+
 // CountsCPU reports whether a cgroup counts the tree's CPU time (CPUTime can be read), without
 // reading it: a move asks this before every move, and the reading is the costly part.
 func (p *Process) CountsCPU() bool { return p.cg != nil && p.cg.cpuF != nil }

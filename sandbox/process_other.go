@@ -315,6 +315,9 @@ func (p *Process) Snapshot() Snapshot { return Snapshot{At: time.Now()} }
 // CPUTime is not measured here: there are no cgroups.
 func (p *Process) CPUTime() (time.Duration, bool) { return 0, false }
 
+// TreeCPUTime: no cgroup counts the tree's CPU time here.
+func (p *Process) TreeCPUTime() (time.Duration, bool) { return 0, false }
+
 // CountsCPU is false here: there are no cgroups.
 func (p *Process) CountsCPU() bool { return false }
 

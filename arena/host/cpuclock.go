@@ -116,8 +116,9 @@ type clockWatch struct {
 	// c0 is the CPU reading the move is charged from; limit its CPU budget; seen the latest
 	// reading (a move stopped for its budget removes the cgroup before end reads it again).
 	c0, limit, seen time.Duration
-	// cBegin is the CPU reading when the request was sent: the bot has started on the move
-	// once its CPU time moves past it (started).
+	// cBegin is the tree's CPU reading when the request was sent: the bot has started on the
+	// move once the tree's CPU time moves past it (started). The tree's, a stdio bridge
+	// included: the bridge passing the request on is the bot's side taking it.
 	cBegin  time.Duration
 	started bool
 	// cap is the wall cap on the bot's own time; stall the wall time at which the machine is
@@ -179,7 +180,7 @@ func (w *clockWatch) begin(proc *sandbox.Process, c0, limit, cap time.Duration, 
 	if tells {
 		w.cBegin = math.MaxInt64 // started only by written
 	} else {
-		w.cBegin, _ = proc.CPUTime()
+		w.cBegin, _ = proc.TreeCPUTime()
 	}
 	w.stall = cap * StallFactor
 	w.armed, w.based, w.runq, w.meter, w.rq, w.w0, w.cause = true, false, true, nil, 0, 0, CauseNone
@@ -243,7 +244,10 @@ func (w *clockWatch) poll() {
 		w.expire(CauseCPU)
 		return
 	}
-	w.started = w.started || c > w.cBegin
+	if !w.started {
+		t, _ := w.proc.TreeCPUTime()
+		w.started = t > w.cBegin
+	}
 	if !w.based && wall >= w.limit && w.runq && w.started {
 		w.meter = w.proc.NewRunQueueMeter()
 		w.runq = w.meter != nil
