@@ -148,13 +148,9 @@ func startWith(pl *plan, spec Spec) (*Process, error) {
 	}
 	p.botPid, p.landlock = ev.Pid, ev.Landlock
 	if spec.Front && p.CountsCPU() {
-		if p.front = newFrontClock(run.cmd.Process.Pid, p.botPid); p.front == nil {
-			p.killTree()
-			_ = run.cmd.Wait()
-			p.stdout.close()
-			p.stderr.close()
-			return fail(fmt.Errorf("cannot read the CPU clock of the front program %s (pid %d in its sandbox) to leave it out of the bot's CPU time", spec.Path, p.botPid))
-		}
+		// Not found: it has already ended (a program that fails at once takes its bridge with
+		// it), and the tree with it; nothing is left to leave out.
+		p.front = newFrontClock(run.cmd.Process.Pid, p.botPid)
 	}
 	go p.waiter()
 	go p.watch()
@@ -175,6 +171,10 @@ func (p *Process) StdoutUnread() int { return pipeUnread(p.stdout.f) }
 
 // StderrUnread is the same for stderr: what a reader of the bot's last words has yet to read.
 func (p *Process) StderrUnread() int { return pipeUnread(p.stderr.f) }
+
+// StderrDeadline sets the read deadline of the stderr pipe: a read waiting at t returns
+// os.ErrDeadlineExceeded (the pipe stays open), so that its reader can look up from it.
+func (p *Process) StderrDeadline(t time.Time) error { return p.stderr.f.SetReadDeadline(t) }
 
 // Stderr of the process.
 func (p *Process) Stderr() io.Reader { return p.stderr }
@@ -476,7 +476,7 @@ func (r *outReader) Read(b []byte) (int, error) {
 			}()
 		}
 	}
-	if err != nil {
+	if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
 		r.close()
 		if errors.Is(err, os.ErrClosed) {
 			err = io.EOF

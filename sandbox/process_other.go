@@ -194,7 +194,7 @@ type pipeReader struct {
 
 func (r *pipeReader) Read(b []byte) (int, error) {
 	n, err := r.f.Read(b)
-	if err != nil {
+	if err != nil && !errors.Is(err, os.ErrDeadlineExceeded) {
 		_ = r.Close()
 		if errors.Is(err, os.ErrClosed) {
 			err = io.EOF
@@ -246,6 +246,14 @@ func (p *Process) StdoutUnread() int { return unreadIn(p.stdout) }
 
 // StderrUnread is the same for stderr.
 func (p *Process) StderrUnread() int { return unreadIn(p.stderr) }
+
+// StderrDeadline sets the read deadline of the stderr pipe (see the Linux version).
+func (p *Process) StderrDeadline(t time.Time) error {
+	if pr, ok := p.stderr.(*pipeReader); ok {
+		return pr.f.SetReadDeadline(t)
+	}
+	return os.ErrNoDeadline
+}
 
 func unreadIn(r io.Reader) int {
 	if pr, ok := r.(*pipeReader); ok {

@@ -567,6 +567,18 @@ func (b *Bot) Close() {
 	})
 }
 
+// FlushLog returns once what the bot has written to stderr so far is in its Log, or after
+// logFlushCap: a report that quotes a live bot's log reads it after this (the host's copier
+// may not have run yet on a busy machine).
+func (b *Bot) FlushLog() {
+	if b.rn != nil && b.rn.stderr != nil {
+		b.rn.stderr.flush(logFlushCap)
+	}
+}
+
+// logFlushCap bounds FlushLog: a bot that floods its stderr never lets the pipe be empty.
+const logFlushCap = 5 * time.Second
+
 // Usage is the bot's resource use; valid once it has exited.
 func (b *Bot) Usage() sandbox.Usage {
 	if b.rn == nil || b.rn.proc == nil {

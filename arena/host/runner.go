@@ -50,6 +50,8 @@ type procRunner struct {
 	handshake string
 	// copies tracks the goroutines moving stdout and stderr into the log.
 	copies sync.WaitGroup
+	// stderr is the copier of stderr (see Bot.FlushLog).
+	stderr *logCopy
 	// spawned and handshook time the launch (see Startup).
 	spawned, handshook time.Time
 	// allow is the launch's allowance (Options.StartTimeout), held by watch.
@@ -72,10 +74,11 @@ func (r *procRunner) Start(ctx context.Context) error {
 	r.watch = watchLaunch(p, r.allow, func() bool { return lined.Load() || p.StdoutUnread() > 0 })
 	r.exited = make(chan struct{})
 	r.copies.Add(2)
+	// Stderr goes raw into the log; go-plugin never sees it.
+	r.stderr = &logCopy{src: p.Stderr(), dst: r.log, unread: p.StderrUnread, wake: p.StderrDeadline}
 	go func() {
 		defer r.copies.Done()
-		// Stderr goes raw into the log; go-plugin never sees it.
-		_, _ = io.Copy(r.log, p.Stderr())
+		r.stderr.run()
 	}()
 	lineCh := make(chan string, 1)
 	errCh := make(chan error, 1)

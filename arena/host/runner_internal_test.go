@@ -84,3 +84,57 @@ func lastWords(t *testing.T) *sandbox.Process {
 	}
 	return p
 }
+
+// gated is a source whose reads wait for gate: a copier the machine has not run yet.
+type gated struct {
+	r    io.Reader
+	gate chan struct{}
+}
+
+func (g gated) Read(b []byte) (int, error) {
+	<-g.gate
+	return g.r.Read(b)
+}
+
+// A report that quotes a live bot's log first flushes it: flush returns only once what the bot
+// wrote is in the log (not while the copier has yet to run), and on a pipe with nothing to copy
+// it wakes the copier waiting in its read and returns well before its cap.
+func TestFlushLogWaitsForTheCopier(t *testing.T) {
+	t.Parallel()
+	p, err := sandbox.Start(sandbox.Spec{Name: "live", Path: "/bin/sh", Args: []string{"sh", "-c", "echo last words >&2; kill -STOP $$"}, WorkDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Kill() })
+	for end := time.Now().Add(slack.Of(t, 10*time.Second)); p.StderrUnread() == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the bot's line never reached its stderr pipe")
+		}
+	}
+	log := NewLog(1<<10, 1<<10)
+	gate := make(chan struct{})
+	c := &logCopy{src: gated{p.Stderr(), gate}, dst: log, unread: p.StderrUnread, wake: p.StderrDeadline}
+	go c.run()
+	flushed := make(chan struct{})
+	go func() { c.flush(time.Minute); close(flushed) }()
+	select {
+	case <-flushed:
+		t.Fatal("flush returned before the copier had run")
+	case <-time.After(300 * time.Millisecond):
+	}
+	close(gate)
+	select {
+	case <-flushed:
+	case <-time.After(slack.Of(t, 10*time.Second)):
+		t.Fatal("flush did not return once the copier ran")
+	}
+	if tail := log.Tail(1); len(tail) != 1 || tail[0] != "last words" {
+		t.Fatalf("log after flush: %q, want the bot's line", tail)
+	}
+	// Nothing left: the copier waits in its read, and flush must wake it.
+	t0 := time.Now()
+	c.flush(time.Minute)
+	if took := time.Since(t0); took > slack.Of(t, 10*time.Second) {
+		t.Fatalf("flush of an empty pipe took %v: the copier was not woken", took)
+	}
+}

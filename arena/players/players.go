@@ -38,6 +38,7 @@ func (p Process) Why() string { return p.Bot.Why() }
 
 // Tail returns the last n stderr lines, naming the bot's own files as its author does.
 func (p Process) Tail(n int) []string {
+	p.Bot.FlushLog()
 	lines := p.Bot.Log.TailSince(p.Since, n)
 	for i, l := range lines {
 		lines[i] = p.Bot.OwnFiles(l)
@@ -48,6 +49,7 @@ func (p Process) Tail(n int) []string {
 // StepLog is the last n stderr lines as text, with a heading where the step they were
 // written in changes (host.FormatSteps), naming the bot's own files as Tail does.
 func (p Process) StepLog(n int) string {
+	p.Bot.FlushLog()
 	lines := p.Bot.Log.StepTailSince(p.Since, n)
 	for i := range lines {
 		lines[i].Text = p.Bot.OwnFiles(lines[i].Text)
