@@ -33,8 +33,7 @@ func newFrontClock(initPid, nsPid int) *frontClock {
 	if pid <= 0 {
 		return nil
 	}
-	// The process CPU clock of pid: the kernel's MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED).
-	f := &frontClock{clock: int32(^pid<<3 | 2)}
+	f := &frontClock{clock: processClock(pid)}
 	if _, ok := f.read(); !ok {
 		return nil
 	}
@@ -114,3 +113,39 @@ func statusPids(pid int) (ppid, inner int) {
 	}
 	return ppid, inner
 }
+
+// CPUParts is the CPU time so far of the two processes of a tree the arena knows by name, each
+// by its process CPU clock: the sandbox's init (the arena's) and the main program (the bot's
+// own, or its front). The rest of the cgroup's count is their descendants' and the exited.
+type CPUParts struct{ Init, Main time.Duration }
+
+// CPUParts reads the init's and the main program's CPU time, for a report that says whose
+// CPU a charge was; ok is false where either cannot be read (no cgroup, a process gone).
+func (p *Process) CPUParts() (CPUParts, bool) {
+	if !p.CountsCPU() {
+		return CPUParts{}, false
+	}
+	p.mainOnce.Do(func() {
+		if pid := childWithNSPid(p.Pid(), p.botPid); pid > 0 {
+			p.mainClock = processClock(pid)
+		}
+	})
+	if p.mainClock == 0 {
+		return CPUParts{}, false
+	}
+	var parts CPUParts
+	var ts unix.Timespec
+	if unix.ClockGettime(processClock(p.Pid()), &ts) != nil {
+		return CPUParts{}, false
+	}
+	parts.Init = time.Duration(ts.Nano())
+	if unix.ClockGettime(p.mainClock, &ts) != nil {
+		return CPUParts{}, false
+	}
+	parts.Main = time.Duration(ts.Nano())
+	return parts, true
+}
+
+// processClock is the clock id of pid's process CPU clock: the kernel's
+// MAKE_PROCESS_CPUCLOCK(pid, CPUCLOCK_SCHED).
+func processClock(pid int) int32 { return int32(^pid<<3 | 2) }

@@ -28,10 +28,13 @@ type Process struct {
 	stdout, stderr *outReader
 	out            atomic.Int64
 
-	started  time.Time
-	botPid   int
-	front    *frontClock // where Spec.Front: the main program's CPU clock
-	landlock int
+	started time.Time
+	botPid  int
+	front   *frontClock // where Spec.Front: the main program's CPU clock
+	// mainClock is the main program's process CPU clock, found once by CPUParts.
+	mainOnce  sync.Once
+	mainClock int32
+	landlock  int
 
 	done    chan struct{}
 	waitErr error

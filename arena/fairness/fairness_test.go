@@ -213,7 +213,7 @@ func TestCPUClockUnderLoad(t *testing.T) {
 			t.Run(bot+"/a busy loop is charged its CPU budget", func(t *testing.T) {
 				t.Parallel()
 				p := play(t, bot, 10)
-				last := timedOut(t, p, 3, "timeout (CPU budget): used ", "of CPU time, over its budget of "+budget.String(), "run-queue delay", "CPU share")
+				last := timedOut(t, p, 3, "timeout (CPU budget): used ", "of CPU time, over its budget of "+budget.String(), "run-queue delay", "CPU share", "its main process used ")
 				cpu, wall := us(last.CPU), us(last.Wall)
 				if last.Elapsed != last.CPU || cpu < budget {
 					t.Errorf("charged %d us, CPU %v: want its CPU time, at least the budget %v", last.Elapsed, cpu, budget)

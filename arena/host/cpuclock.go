@@ -68,6 +68,9 @@ type MoveUsage struct {
 	Cause Cause
 	// OverCPU is Cause == CauseCPU (kept for callers that only ask that).
 	OverCPU bool
+	// Parts, for a move over its CPU budget, says what the tree's two named processes used
+	// since the previous answer (see partsSince): whose CPU the charge was.
+	Parts string
 }
 
 // Wait is the bot's voluntary waiting in the move: its own time not spent on a CPU.
@@ -80,8 +83,12 @@ func (u MoveUsage) Figures() string {
 	if u.Wall > 0 {
 		share = 100 * float64(u.CPU) / float64(u.Wall)
 	}
-	return fmt.Sprintf("CPU %v, own waiting %v, run-queue delay %v, wall %v, CPU share %.0f%%",
+	f := fmt.Sprintf("CPU %v, own waiting %v, run-queue delay %v, wall %v, CPU share %.0f%%",
 		round(u.CPU), round(u.Wait()), round(u.RunQueue), round(u.Wall), share)
+	if u.Parts != "" {
+		f += "; " + u.Parts
+	}
+	return f
 }
 
 func round(d time.Duration) time.Duration {
@@ -142,6 +149,9 @@ type clockWatch struct {
 	// recheck later, charges it if it still is (an answer that had arrived as the first poll
 	// ran, unread while the host waited for a CPU, ends the move in between).
 	over bool
+	// parts are the named processes' CPU times when a poll found the budget spent (partsOK).
+	parts   sandbox.CPUParts
+	partsOK bool
 	// pending, where the move's transport can tell, reports that the bot has written an
 	// answer the host has not read yet: the host is late, not the bot (see answerPending).
 	pending func() bool
@@ -184,7 +194,7 @@ func (w *clockWatch) begin(proc *sandbox.Process, c0, limit, cap time.Duration, 
 	}
 	w.stall = cap * StallFactor
 	w.armed, w.based, w.runq, w.meter, w.rq, w.w0, w.cause = true, false, true, nil, 0, 0, CauseNone
-	w.started, w.hostLag, w.over = false, 0, false
+	w.started, w.hostLag, w.over, w.partsOK = false, 0, false, false
 	w.arm(nextPoll(limit, limit))
 }
 
@@ -330,6 +340,9 @@ func (w *clockWatch) arm(d time.Duration) {
 
 func (w *clockWatch) expire(c Cause) {
 	w.armed, w.cause = false, c
+	if c == CauseCPU {
+		w.parts, w.partsOK = w.proc.CPUParts() // before the stop ends the processes
+	}
 	w.stop()
 }
 
@@ -404,6 +417,7 @@ func (s *Seat) ActCPU(req *arenav1.ActRequest, cpu, wall time.Duration) (*arenav
 func (s *Seat) cpuResult(resp *arenav1.ActResponse, u MoveUsage, err error, timed bool, cpu, wall time.Duration) (*arenav1.ActResponse, MoveUsage, error) {
 	if err == nil && !timed {
 		s.bot.mark.set(u.CPU + s.watch.c0)
+		s.bot.markParts()
 		return resp, u, nil
 	}
 	if u.Cause == CauseNone && err != nil {
@@ -418,6 +432,7 @@ func (s *Seat) cpuResult(resp *arenav1.ActResponse, u MoveUsage, err error, time
 	}
 	switch u.Cause {
 	case CauseCPU:
+		u.Parts = s.bot.partsSince(s.watch.parts, s.watch.partsOK)
 		s.bot.KillFor(sandbox.KindTimeLimit, fmt.Sprintf("used %v of CPU time, over its limit of %v (%s)", round(u.CPU), cpu, u.Figures()))
 		return nil, u, ErrTimeout
 	case CauseWait:
@@ -428,4 +443,27 @@ func (s *Seat) cpuResult(resp *arenav1.ActResponse, u MoveUsage, err error, time
 		return nil, u, fmt.Errorf("%w: a move of %v wall time got %s", ErrStalled, wall*StallFactor, u.Figures())
 	}
 	return nil, u, s.broken(err)
+}
+
+// markParts keeps the CPU time of the tree's named processes at an answer (two clock reads),
+// from which partsSince reports.
+func (b *Bot) markParts() {
+	if p, ok := b.rn.proc.CPUParts(); ok {
+		b.parts.Store(&p)
+	}
+}
+
+// partsSince says what the main program and the sandbox init used from the last answer to now
+// (read at the poll that stopped the move, ok; else now), for the report of a move charged over
+// its budget: a charge the bot's own count does not explain then says whose CPU it was ("" where
+// it cannot be read).
+func (b *Bot) partsSince(now sandbox.CPUParts, ok bool) string {
+	last := b.parts.Load()
+	if !ok {
+		now, ok = b.rn.proc.CPUParts()
+	}
+	if last == nil || !ok {
+		return ""
+	}
+	return fmt.Sprintf("from its previous answer to the reading that stopped it, its main process used %v, the sandbox init %v", round(now.Main-last.Main), round(now.Init-last.Init))
 }

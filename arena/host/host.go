@@ -232,8 +232,10 @@ type Bot struct {
 	mu        sync.Mutex
 	why       string
 	started   time.Time
-	// mark is the CPU reading the next move is charged from (see ActCPU).
-	mark cpuMark
+	// mark is the CPU reading the next move is charged from (see ActCPU); parts the named
+	// processes' CPU times at the same answer (see partsSince).
+	mark  cpuMark
+	parts atomic.Pointer[sandbox.CPUParts]
 	// lane is the host's end of the fast lane, once the bot has announced it (nil: gRPC).
 	lane *lane
 }
@@ -661,6 +663,7 @@ func (b *Bot) OpenCPU(ctx context.Context, req *arenav1.StartRequest, cpu, wall 
 	}
 	if err == nil {
 		b.mark.set(c0 + u.CPU)
+		b.markParts()
 	}
 	return b.opened(req, resp, err)
 }

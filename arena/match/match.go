@@ -89,6 +89,9 @@ type Usage struct {
 	OverCPU bool
 	// Cause is the limit that stopped the move ("" when it answered).
 	Cause Cause
+	// Parts, for a move over its CPU budget, says what the bot's main process and its
+	// sandbox's init used since its previous answer (where the host could read them).
+	Parts string
 }
 
 // Cause names the limit that ran out in a timeout under the CPU clock.
@@ -110,8 +113,12 @@ func (u Usage) Figures() string {
 	if u.Wall > 0 {
 		share = 100 * float64(u.CPU) / float64(u.Wall)
 	}
-	return fmt.Sprintf("CPU %v, own waiting %v, run-queue delay %v, wall %v, CPU share %.0f%%",
+	f := fmt.Sprintf("CPU %v, own waiting %v, run-queue delay %v, wall %v, CPU share %.0f%%",
 		roundMs(u.CPU), roundMs(u.Wait()), roundMs(u.RunQueue), roundMs(u.Wall), share)
+	if u.Parts != "" {
+		f += "; " + u.Parts
+	}
+	return f
 }
 
 func roundMs(d time.Duration) time.Duration {

@@ -144,7 +144,7 @@ func (p lanePosted) Result() (*arenav1.ActResponse, match.Usage, error) {
 }
 
 func usage(u host.MoveUsage) match.Usage {
-	return match.Usage{CPU: u.CPU, Wall: u.Wall, RunQueue: u.RunQueue, Own: u.Own, OverCPU: u.OverCPU, Cause: causes[u.Cause]}
+	return match.Usage{CPU: u.CPU, Wall: u.Wall, RunQueue: u.RunQueue, Own: u.Own, OverCPU: u.OverCPU, Cause: causes[u.Cause], Parts: u.Parts}
 }
 
 // MeasuresCPU reports whether the bot's cgroup counts its CPU time.
