@@ -23,6 +23,9 @@ type logCopy struct {
 	mu      sync.Mutex
 	waiters []chan struct{}
 	ended   bool
+	// flooded is set once a flush ran out of time: the bot keeps its pipe full, and later
+	// flushes (the eleven seats of one process, each report) do not wait again.
+	flooded bool
 }
 
 // run copies until the source ends.
@@ -65,7 +68,7 @@ func (c *logCopy) release() {
 func (c *logCopy) flush(limit time.Duration) {
 	w := make(chan struct{})
 	c.mu.Lock()
-	if c.ended {
+	if c.ended || c.flooded {
 		c.mu.Unlock()
 		return
 	}
@@ -78,5 +81,8 @@ func (c *logCopy) flush(limit time.Duration) {
 	select {
 	case <-w:
 	case <-time.After(limit):
+		c.mu.Lock()
+		c.flooded = true
+		c.mu.Unlock()
 	}
 }

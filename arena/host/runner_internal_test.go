@@ -101,16 +101,7 @@ func (g gated) Read(b []byte) (int, error) {
 // it wakes the copier waiting in its read and returns well before its cap.
 func TestFlushLogWaitsForTheCopier(t *testing.T) {
 	t.Parallel()
-	p, err := sandbox.Start(sandbox.Spec{Name: "live", Path: "/bin/sh", Args: []string{"sh", "-c", "echo last words >&2; kill -STOP $$"}, WorkDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = p.Kill() })
-	for end := time.Now().Add(slack.Of(t, 10*time.Second)); p.StderrUnread() == 0; time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatal("the bot's line never reached its stderr pipe")
-		}
-	}
+	p := liveWords(t)
 	log := NewLog(1<<10, 1<<10)
 	gate := make(chan struct{})
 	c := &logCopy{src: gated{p.Stderr(), gate}, dst: log, unread: p.StderrUnread, wake: p.StderrDeadline}
@@ -137,4 +128,38 @@ func TestFlushLogWaitsForTheCopier(t *testing.T) {
 	if took := time.Since(t0); took > slack.Of(t, 10*time.Second) {
 		t.Fatalf("flush of an empty pipe took %v: the copier was not woken", took)
 	}
+}
+
+// A bot that keeps its stderr pipe full is flushed once: the flush that ran out of time marks
+// it, and later flushes (one per seat and report) do not wait again.
+func TestFlushLogGivesUpOnAFlood(t *testing.T) {
+	t.Parallel()
+	p := liveWords(t)
+	never := make(chan struct{}) // the copier never gets to the bytes: as full as a flood
+	c := &logCopy{src: gated{p.Stderr(), never}, dst: NewLog(1<<10, 1<<10), unread: p.StderrUnread, wake: p.StderrDeadline}
+	go c.run()
+	t.Cleanup(func() { close(never) })
+	c.flush(100 * time.Millisecond)
+	t0 := time.Now()
+	c.flush(time.Minute)
+	if took := time.Since(t0); took > slack.Of(t, 10*time.Second) {
+		t.Fatalf("the second flush of a flooded pipe waited %v", took)
+	}
+}
+
+// liveWords is a sandboxed bot that wrote a line to stderr and stopped itself, alive, its line
+// in the pipe.
+func liveWords(t *testing.T) *sandbox.Process {
+	t.Helper()
+	p, err := sandbox.Start(sandbox.Spec{Name: "live", Path: "/bin/sh", Args: []string{"sh", "-c", "echo last words >&2; kill -STOP $$"}, WorkDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Kill() })
+	for end := time.Now().Add(slack.Of(t, 10*time.Second)); p.StderrUnread() == 0; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatal("the bot's line never reached its stderr pipe")
+		}
+	}
+	return p
 }
