@@ -73,15 +73,22 @@ func TestBrokenWaitsForTheLastWords(t *testing.T) {
 // lastWords is a sandboxed bot that wrote a line to stderr and exited, its line still unread.
 func lastWords(t *testing.T) *sandbox.Process {
 	t.Helper()
-	p, err := sandbox.Start(sandbox.Spec{Name: "last-words", Path: "/bin/sh", Args: []string{"sh", "-c", "echo about to fail >&2; exit 3"}, WorkDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = p.Kill() })
+	p := shellBot(t, "echo about to fail >&2; exit 3")
 	_ = p.Wait()
 	if p.StderrUnread() == 0 {
 		t.Fatal("the bot's stderr line is not waiting in its pipe")
 	}
+	return p
+}
+
+// shellBot runs script with the sandbox's /bin/sh, killed at the test's end.
+func shellBot(t *testing.T, script string) *sandbox.Process {
+	t.Helper()
+	p, err := sandbox.Start(sandbox.Spec{Name: "words", Path: "/bin/sh", Args: []string{"sh", "-c", script}, WorkDir: t.TempDir()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = p.Kill() })
 	return p
 }
 
@@ -151,11 +158,7 @@ func TestFlushLogGivesUpOnAFlood(t *testing.T) {
 // in the pipe.
 func liveWords(t *testing.T) *sandbox.Process {
 	t.Helper()
-	p, err := sandbox.Start(sandbox.Spec{Name: "live", Path: "/bin/sh", Args: []string{"sh", "-c", "echo last words >&2; kill -STOP $$"}, WorkDir: t.TempDir()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = p.Kill() })
+	p := shellBot(t, "echo last words >&2; kill -STOP $$")
 	for end := time.Now().Add(slack.Of(t, 10*time.Second)); p.StderrUnread() == 0; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(end) {
 			t.Fatal("the bot's line never reached its stderr pipe")
