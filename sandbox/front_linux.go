@@ -117,7 +117,11 @@ func statusPids(pid int) (ppid, inner int) {
 // CPUParts is the CPU time so far of the two processes of a tree the arena knows by name, each
 // by its process CPU clock: the sandbox's init (the arena's) and the main program (the bot's
 // own, or its front). The rest of the cgroup's count is their descendants' and the exited.
-type CPUParts struct{ Init, Main time.Duration }
+type CPUParts struct {
+	Init, Main time.Duration
+	// Front: the main program is the arena's (Spec.Front), and CPUTime leaves Main out.
+	Front bool
+}
 
 // CPUParts reads the init's and the main program's CPU time, for a report that says whose
 // CPU a charge was; ok is false where either cannot be read (no cgroup, a process gone).
@@ -126,14 +130,19 @@ func (p *Process) CPUParts() (CPUParts, bool) {
 		return CPUParts{}, false
 	}
 	p.mainOnce.Do(func() {
-		if pid := childWithNSPid(p.Pid(), p.botPid); pid > 0 {
-			p.mainClock = processClock(pid)
+		switch {
+		case p.front != nil:
+			p.mainClock = p.front.clock // found at start
+		default:
+			if pid := childWithNSPid(p.Pid(), p.botPid); pid > 0 {
+				p.mainClock = processClock(pid)
+			}
 		}
 	})
 	if p.mainClock == 0 {
 		return CPUParts{}, false
 	}
-	var parts CPUParts
+	parts := CPUParts{Front: p.front != nil}
 	var ts unix.Timespec
 	if unix.ClockGettime(processClock(p.Pid()), &ts) != nil {
 		return CPUParts{}, false

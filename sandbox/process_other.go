@@ -376,7 +376,10 @@ func OverlaysWork() bool { return false }
 func WorkPathInside(spec Spec) string { return spec.WorkDir }
 
 // CPUParts is the CPU time of the init and the main program (see the Linux version).
-type CPUParts struct{ Init, Main time.Duration }
+type CPUParts struct {
+	Init, Main time.Duration
+	Front      bool
+}
 
 // CPUParts: no process CPU clocks are read here.
 func (p *Process) CPUParts() (CPUParts, bool) { return CPUParts{}, false }

@@ -180,5 +180,9 @@ func TestCPUTimeLeavesOutTheFront(t *testing.T) {
 		case !front && cpu < 500*time.Millisecond:
 			t.Fatalf("no front: CPUTime %v, want both processes' 500 ms", cpu)
 		}
+		// The report of a CPU timeout names the main program's part, and whether it is a front.
+		if parts, ok := r.p.CPUParts(); !ok || parts.Front != front || parts.Main < 300*time.Millisecond || parts.Main >= tree {
+			t.Fatalf("front %v: parts %+v (ok %v), want the front flag and the main program's 300 ms", front, parts, ok)
+		}
 	}
 }

@@ -465,5 +465,9 @@ func (b *Bot) partsSince(now sandbox.CPUParts, ok bool) string {
 	if last == nil || !ok {
 		return ""
 	}
-	return fmt.Sprintf("from its previous answer to the reading that stopped it, its main process used %v, the sandbox init %v", round(now.Main-last.Main), round(now.Init-last.Init))
+	main := "its main process"
+	if now.Front {
+		main = "the arena's stdio bridge (not charged)"
+	}
+	return fmt.Sprintf("from its previous answer to the reading that stopped it, %s used %v, the sandbox init %v", main, round(now.Main-last.Main), round(now.Init-last.Init))
 }
